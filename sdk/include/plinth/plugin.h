@@ -1,0 +1,616 @@
+/*
+ * plinth/plugin.h - the Plinth plugin C ABI, version 1.0 (C99).
+ *
+ * A plugin is a shared object that exports exactly one symbol, plinth_plugin_entry_v1. The host
+ * calls it, checks the descriptor it returns, and only then calls the descriptor's init with the
+ * host API table below. Everything a plugin can do goes through that table.
+ *
+ * Compatibility (docs/abi.md): the host API table and every struct that crosses the boundary are
+ * append-only. A field is never reordered, retyped or removed; each carries the minor version
+ * that added it. Test for a function with PLINTH_HAS(api, fn) before calling one newer than 1.0.
+ * Only C types cross: fixed-width integers, pointer + length, opaque handles.
+ *
+ * Every function states OWNERSHIP (who frees what) and THREAD (where it may be called). "main"
+ * means the host's main loop thread: command handlers, timers, init and shutdown run there.
+ */
+#ifndef PLINTH_PLUGIN_H
+#define PLINTH_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PLINTH_ABI_MAJOR 1
+#define PLINTH_ABI_MINOR 0
+
+/* Status codes returned by host functions and plugin hooks. */
+#define PLINTH_OK 0
+#define PLINTH_ERR (-1)
+
+#if defined(__GNUC__)
+#define PLINTH_EXPORT __attribute__((visibility("default")))
+#else
+#define PLINTH_EXPORT
+#endif
+
+/* ---- Opaque handles ------------------------------------------------------------------------ */
+
+typedef struct plinth_plugin plinth_plugin_t; /* the loaded plugin itself, given to init */
+typedef struct plinth_call plinth_call_t;     /* one execution of one command */
+typedef struct plinth_value plinth_value_t;   /* a refcounted value stored under a key */
+typedef struct plinth_timer plinth_timer_t;   /* a timer on the main loop */
+typedef struct plinth_info plinth_info_t;     /* an INFO section being filled */
+typedef struct plinth_host_api plinth_host_api_t;
+
+/* ---- The descriptor a plugin exports ------------------------------------------------------- */
+
+/* Descriptor flags. */
+#define PLINTH_PLUGIN_OPTIONAL_HINT 0x1u /* reserved: loading it is optional by default */
+
+typedef struct plinth_plugin_descriptor {
+  uint32_t struct_size; /* since 1.0: sizeof(plinth_plugin_descriptor_t) of the plugin's SDK */
+  uint32_t abi_major;   /* since 1.0: PLINTH_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;   /* since 1.0: PLINTH_ABI_MINOR the plugin was built with */
+  uint32_t flags;       /* since 1.0: PLINTH_PLUGIN_* */
+  const char* name;     /* since 1.0: [a-z0-9_-]{1,32}, unique among loaded plugins */
+  const char* version;  /* since 1.0: the plugin's own version, free text */
+  const char* description; /* since 1.0: one line for --help and PLUGIN LIST */
+  /* since 1.0: registers what the plugin provides. Returns PLINTH_OK, or PLINTH_ERR after
+   * writing a reason with api->log_write; the host then rolls back every registration.
+   * THREAD: main. */
+  int32_t (*init)(plinth_plugin_t* self, const plinth_host_api_t* api);
+  /* since 1.0: called at shutdown in reverse load order; may be NULL. THREAD: main. */
+  void (*shutdown)(plinth_plugin_t* self);
+  void* reserved[4]; /* since 1.0: must be NULL */
+} plinth_plugin_descriptor_t;
+
+/* The one exported symbol. Returns a pointer to a static descriptor; must not run other code. */
+typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
+#define PLINTH_ENTRY_SYMBOL "plinth_plugin_entry_v1"
+
+/* ---- Commands ------------------------------------------------------------------------------ */
+
+/* Command flags (plinth_command_spec_t.flags). */
+#define PLINTH_CMD_WRITE 0x0001u    /* may modify the keyspace */
+#define PLINTH_CMD_READONLY 0x0002u /* never modifies the keyspace */
+#define PLINTH_CMD_FAST 0x0004u     /* O(1) or O(log N) */
+#define PLINTH_CMD_ADMIN 0x0008u    /* administrative */
+#define PLINTH_CMD_NOAUTH 0x0010u   /* allowed before AUTH (AUTH, HELLO, QUIT, RESET) */
+#define PLINTH_CMD_DENYOOM 0x0020u  /* may grow memory */
+#define PLINTH_CMD_NOSCRIPT 0x0040u
+#define PLINTH_CMD_LOADING 0x0080u
+#define PLINTH_CMD_STALE 0x0100u
+#define PLINTH_CMD_PUBSUB 0x0200u
+#define PLINTH_CMD_NOPROPAGATE 0x0400u /* never appended to the propagation stream */
+
+/* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
+ * (one top-level item, possibly an aggregate) must be produced; the host replies with an error
+ * if none was. THREAD: main. */
+typedef void (*plinth_command_fn)(plinth_call_t* call, void* ctx);
+
+typedef struct plinth_command_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0: case-insensitive; "container|sub" is not used in 1.0 */
+  int32_t arity;        /* since 1.0: Redis rule: N exact argc (name included), -N at least N */
+  uint32_t flags;       /* since 1.0: PLINTH_CMD_* */
+  int32_t first_key;    /* since 1.0: index of the first key argument, 0 if none */
+  int32_t last_key;     /* since 1.0: index of the last key, -1 for the last argument */
+  int32_t key_step;     /* since 1.0: distance between keys */
+  plinth_command_fn handler; /* since 1.0 */
+  void* ctx;                 /* since 1.0: passed to handler */
+  const char* summary;       /* since 1.0: one line for COMMAND DOCS, may be NULL */
+  const char* since;         /* since 1.0: Redis version that introduced it, may be NULL */
+  const char* group;         /* since 1.0: "string", "generic", "connection", "server", ... */
+  const char* args;          /* since 1.0: argument syntax for hints: "key value [NX|XX]" */
+} plinth_command_spec_t;
+
+/* ---- Replies ------------------------------------------------------------------------------- */
+
+/* Reply item types handed to a protocol encoder. */
+#define PLINTH_REPLY_SIMPLE 1   /* data/len: status text without CRLF */
+#define PLINTH_REPLY_ERROR 2    /* data/len: "CODE message" without the leading '-' */
+#define PLINTH_REPLY_INTEGER 3  /* integer */
+#define PLINTH_REPLY_BULK 4     /* data/len */
+#define PLINTH_REPLY_NULL 5     /* null bulk in RESP2, '_' in RESP3 */
+#define PLINTH_REPLY_NULL_ARRAY 6 /* null array in RESP2, '_' in RESP3 */
+#define PLINTH_REPLY_ARRAY 7    /* integer: element count; the elements follow */
+#define PLINTH_REPLY_MAP 8      /* integer: pair count; 2*count items follow */
+#define PLINTH_REPLY_SET 9      /* integer: element count */
+#define PLINTH_REPLY_DOUBLE 10  /* dbl */
+#define PLINTH_REPLY_BOOL 11    /* integer 0 or 1 */
+#define PLINTH_REPLY_VERBATIM 12 /* data/len, ext: three-letter format such as "txt" */
+#define PLINTH_REPLY_BIGNUM 13  /* data/len: decimal digits */
+#define PLINTH_REPLY_PUSH 14    /* integer: element count */
+
+typedef struct plinth_reply_item {
+  uint32_t struct_size; /* since 1.0 */
+  uint32_t type;        /* since 1.0: PLINTH_REPLY_* */
+  int64_t integer;      /* since 1.0 */
+  double dbl;           /* since 1.0 */
+  const char* data;     /* since 1.0 */
+  size_t len;           /* since 1.0 */
+  const char* ext;      /* since 1.0: verbatim format, 3 chars */
+} plinth_reply_item_t;
+
+/* Release callback of a reply that references memory the host does not own. Called exactly once,
+ * after the bytes were written or the connection dropped. THREAD: any (often an IO thread). */
+typedef void (*plinth_release_fn)(void* arg);
+
+/* ---- Protocols ----------------------------------------------------------------------------- */
+
+/* An output buffer a protocol encoder appends to. Write at data + len; call grow first when
+ * cap - len is too small. grow returns PLINTH_OK or PLINTH_ERR (out of memory). */
+typedef struct plinth_outbuf {
+  char* data;
+  size_t len;
+  size_t cap;
+  int32_t (*grow)(struct plinth_outbuf* out, size_t min_free);
+  void* host_private;
+} plinth_outbuf_t;
+
+/* One parsed request. argv[i] points into the bytes given to parse or into parser storage; it
+ * stays valid until the next call of parse or reset on the same session. */
+typedef struct plinth_request {
+  uint32_t struct_size; /* since 1.0 */
+  int32_t argc;         /* since 1.0 */
+  const char* const* argv; /* since 1.0 */
+  const size_t* argvlen;   /* since 1.0 */
+} plinth_request_t;
+
+/* parse results */
+#define PLINTH_PARSE_OK 0        /* *req filled; *consumed bytes form this request */
+#define PLINTH_PARSE_NEED_MORE 1 /* call again with the same bytes plus more; *consumed may skip */
+#define PLINTH_PARSE_ERROR 2     /* err holds the protocol error; the connection closes */
+#define PLINTH_PARSE_EMPTY 3     /* *consumed bytes held no command (blank line, *0) */
+
+/* parse flags */
+#define PLINTH_PARSE_UNAUTHENTICATED 0x1u /* client not authenticated: apply the tight limits */
+
+typedef struct plinth_protocol_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0 */
+  void* ctx;            /* since 1.0 */
+  /* since 1.0: creates per-connection parser state. THREAD: any; one connection at a time. */
+  void* (*session_create)(void* ctx);
+  /* since 1.0: frees it. THREAD: any. */
+  void (*session_destroy)(void* ctx, void* session);
+  /* since 1.0: parses one request from buf[0, len). The host passes the unconsumed bytes and,
+   * after NEED_MORE, the same bytes again plus what arrived. *need_hint, when non-zero, is the
+   * total length the request needs (so the host can size its buffer and wait). THREAD: any. */
+  int32_t (*parse)(void* ctx, void* session, const char* buf, size_t len, uint32_t flags,
+                   size_t* consumed, size_t* need_hint, plinth_request_t* req, char* err,
+                   size_t errlen);
+  /* since 1.0: appends one reply item in protocol version proto (2 or 3). Returns PLINTH_OK
+   * or PLINTH_ERR when out could not grow. THREAD: any. */
+  int32_t (*encode)(void* ctx, uint32_t proto, const plinth_reply_item_t* item,
+                    plinth_outbuf_t* out);
+  /* since 1.0: appends the framing written before a bulk of len bytes sent by reference (into
+   * prefix) and after it (into suffix). THREAD: any. */
+  int32_t (*frame_bulk)(void* ctx, uint32_t proto, size_t len, plinth_outbuf_t* prefix,
+                        plinth_outbuf_t* suffix);
+} plinth_protocol_spec_t;
+
+/* ---- Transports ---------------------------------------------------------------------------- */
+
+typedef struct plinth_iovec {
+  const void* base;
+  size_t len;
+} plinth_iovec_t;
+
+/* read/writev results below zero */
+#define PLINTH_IO_AGAIN (-1) /* nothing now; wait for the fd to be ready */
+#define PLINTH_IO_ERROR (-2) /* connection broken */
+
+/* connection flags set by accept */
+#define PLINTH_CONN_LOCAL 0x1u /* peer is loopback or a unix socket (protected-mode) */
+#define PLINTH_CONN_UNIX 0x2u  /* unix domain socket */
+
+typedef struct plinth_transport_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0 */
+  void* ctx;            /* since 1.0 */
+  /* since 1.0: opens the listeners (calls listener_add for each) when the server starts; not
+   * called for --help. Returns PLINTH_OK or PLINTH_ERR. THREAD: main. */
+  int32_t (*start)(void* ctx);
+  /* since 1.0: closes the listeners. THREAD: main. */
+  void (*stop)(void* ctx);
+  /* since 1.0: accepts one connection from listener fd lfd. Returns PLINTH_OK and fills *conn
+   * (transport state), *fd (what the host polls for readability), the peer and local address
+   * text ("ip:port" or the socket path) and *flags; PLINTH_IO_AGAIN when none is pending;
+   * PLINTH_IO_ERROR otherwise. THREAD: main. */
+  int32_t (*accept)(void* ctx, int32_t lfd, void** conn, int32_t* fd, char* peer,
+                    size_t peerlen, char* local, size_t locallen, uint32_t* flags);
+  /* since 1.0: reads up to len bytes. Returns the count, 0 on EOF, or PLINTH_IO_*.
+   * THREAD: any; one thread per connection at a time. */
+  int64_t (*read)(void* ctx, void* conn, char* buf, size_t len);
+  /* since 1.0: writes the buffers in order. Returns bytes written or PLINTH_IO_*. */
+  int64_t (*writev)(void* ctx, void* conn, const plinth_iovec_t* iov, int32_t iovcnt);
+  /* since 1.0: closes and frees the connection. THREAD: main. */
+  void (*close)(void* ctx, void* conn);
+} plinth_transport_spec_t;
+
+/* ---- Reply path ---------------------------------------------------------------------------- */
+
+typedef struct plinth_reply_path_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0 */
+  void* ctx;            /* since 1.0 */
+  /* since 1.0: returns 1 when a bulk value of len bytes should be queued by reference instead
+   * of copied into the output buffer. THREAD: main. */
+  int32_t (*by_reference)(void* ctx, size_t len);
+} plinth_reply_path_spec_t;
+
+/* ---- Propagation stream -------------------------------------------------------------------- */
+
+typedef struct plinth_stream_consumer_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0 */
+  void* ctx;            /* since 1.0 */
+  /* since 1.0: one effect, in stream order: run argv[0..argc) in database db. The arrays are
+   * borrowed for the call. THREAD: main. */
+  void (*on_command)(void* ctx, int32_t db, int32_t argc, const char* const* argv,
+                     const size_t* argvlen);
+} plinth_stream_consumer_spec_t;
+
+/* flags of replicate() */
+#define PLINTH_REPLICATE_NO_VALIDATE 0x1u /* skip the command and arity checks (trusted path) */
+
+/* ---- Config options ------------------------------------------------------------------------ */
+
+#define PLINTH_OPT_STRING 1
+#define PLINTH_OPT_INT 2    /* int64 within [min, max] */
+#define PLINTH_OPT_BOOL 3   /* yes/no, true/false, 1/0 */
+#define PLINTH_OPT_MEMORY 4 /* int64 bytes; accepts 1k, 5mb, 1gb suffixes */
+#define PLINTH_OPT_ENUM 5   /* one of the '|'-separated words in enum_values */
+
+#define PLINTH_OPT_MUTABLE 0x1u     /* CONFIG SET may change it at run time */
+#define PLINTH_OPT_GLOBAL_NAME 0x2u /* registered under its bare (Redis) name, not plugin.name */
+#define PLINTH_OPT_SECRET 0x4u      /* value hidden in --help */
+
+/* Apply callback: the option got a new, validated value. Returns PLINTH_OK, or PLINTH_ERR after
+ * writing a reason into err (the change is then refused). THREAD: main. */
+typedef int32_t (*plinth_option_apply_fn)(void* ctx, const char* name, const char* value,
+                                          size_t len, char* err, size_t errlen);
+
+typedef struct plinth_option_spec {
+  uint32_t struct_size;  /* since 1.0 */
+  const char* name;      /* since 1.0: lower-case, '-' separated */
+  uint32_t type;         /* since 1.0: PLINTH_OPT_* */
+  uint32_t flags;        /* since 1.0: PLINTH_OPT_* flags */
+  const char* default_value; /* since 1.0: text form */
+  int64_t min;           /* since 1.0: INT and MEMORY */
+  int64_t max;           /* since 1.0 */
+  const char* enum_values;   /* since 1.0: ENUM only, "a|b|c" */
+  const char* description;   /* since 1.0: one line for --help */
+  plinth_option_apply_fn apply; /* since 1.0: may be NULL */
+  void* ctx;                    /* since 1.0 */
+} plinth_option_spec_t;
+
+/* ---- INFO sections, value types, logging ------------------------------------------------- */
+
+typedef void (*plinth_info_fn)(void* ctx, plinth_info_t* info);
+
+/* value type ids: 0 is no value; 1 is the host's string; plugins get ids from type_register */
+#define PLINTH_TYPE_NONE 0u
+#define PLINTH_TYPE_STRING 1u
+
+typedef struct plinth_type_spec {
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0: what TYPE answers */
+  void (*free_payload)(void* payload);       /* since 1.0: THREAD: any */
+  size_t (*memory_usage)(const void* payload); /* since 1.0: bytes, may be NULL */
+  /* since 1.0: appends a serialized form, may be NULL */
+  int32_t (*serialize)(const void* payload, plinth_outbuf_t* out);
+} plinth_type_spec_t;
+
+#define PLINTH_LOG_DEBUG 0
+#define PLINTH_LOG_VERBOSE 1
+#define PLINTH_LOG_NOTICE 2
+#define PLINTH_LOG_WARNING 3
+
+/* key_set flags */
+#define PLINTH_SET_KEEPTTL 0x1u /* keep the key's time to live instead of clearing it */
+
+/* key_move flags */
+#define PLINTH_MOVE_NX 0x1u      /* fail when dst exists (RENAMENX, MOVE) */
+#define PLINTH_MOVE_COPY 0x2u    /* keep src (COPY) */
+#define PLINTH_MOVE_REPLACE 0x4u /* with COPY: overwrite an existing dst */
+
+/* client attributes */
+#define PLINTH_CLIENT_NAME 1
+#define PLINTH_CLIENT_LIB_NAME 2
+#define PLINTH_CLIENT_LIB_VER 3
+
+/* client_kill filters */
+#define PLINTH_KILL_ID 1
+#define PLINTH_KILL_ADDR 2
+#define PLINTH_KILL_LADDR 3
+
+/* value encodings reported by value_encoding */
+#define PLINTH_ENC_RAW 0
+#define PLINTH_ENC_INT 1
+#define PLINTH_ENC_EMBSTR 2
+
+/* shutdown flags */
+#define PLINTH_SHUTDOWN_NOSAVE 0x1u
+#define PLINTH_SHUTDOWN_SAVE 0x2u
+
+/* Emits one piece of text (a line, a field) to a caller-supplied sink. */
+typedef void (*plinth_emit_fn)(void* arg, const char* data, size_t len);
+/* Visits one key during a scan. */
+typedef void (*plinth_key_visit_fn)(void* arg, const char* key, size_t klen,
+                                    const plinth_value_t* value);
+/* A task posted to the main loop. */
+typedef void (*plinth_task_fn)(void* arg);
+typedef void (*plinth_timer_fn)(void* arg);
+
+/* ---- The host API table -------------------------------------------------------------------- */
+
+struct plinth_host_api {
+  uint32_t struct_size; /* since 1.0: sizeof the host's table; fields past it are absent */
+  uint32_t abi_major;   /* since 1.0 */
+  uint32_t abi_minor;   /* since 1.0 */
+  uint32_t reserved0;   /* since 1.0 */
+
+  /* -- logging and memory (THREAD: any) -- */
+
+  /* since 1.0: writes one log line at level, prefixed with the plugin's name (self may be
+   * NULL). OWNERSHIP: msg borrowed. THREAD: any. */
+  void (*log_write)(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len);
+  /* since 1.0: host allocator (tcmalloc). Returns NULL on failure. THREAD: any. */
+  void* (*mem_alloc)(size_t size);
+  /* since 1.0: OWNERSHIP: p came from mem_alloc/mem_realloc. THREAD: any. */
+  void* (*mem_realloc)(void* p, size_t size);
+  /* since 1.0: OWNERSHIP: frees p (NULL is fine). THREAD: any. */
+  void (*mem_free)(void* p);
+
+  /* -- registration (THREAD: main, only during init) -- */
+
+  /* since 1.0: adds a command. Fails on a duplicate name or a bad spec. OWNERSHIP: spec and its
+   * strings are copied. THREAD: main, init only. */
+  int32_t (*command_register)(plinth_plugin_t* self, const plinth_command_spec_t* spec);
+  /* since 1.0: sets the protocol (one per server). OWNERSHIP: copied; ctx must outlive the
+   * plugin. THREAD: main, init only. */
+  int32_t (*protocol_register)(plinth_plugin_t* self, const plinth_protocol_spec_t* spec);
+  /* since 1.0: adds a transport. Returns its id (>= 0) or PLINTH_ERR. OWNERSHIP: copied.
+   * THREAD: main, init only. */
+  int32_t (*transport_register)(plinth_plugin_t* self, const plinth_transport_spec_t* spec);
+  /* since 1.0: sets the reply path (one per server). OWNERSHIP: copied. THREAD: main, init. */
+  int32_t (*reply_path_register)(plinth_plugin_t* self, const plinth_reply_path_spec_t* spec);
+  /* since 1.0: adds a propagation stream consumer. OWNERSHIP: copied. THREAD: main, init. */
+  int32_t (*stream_consumer_register)(plinth_plugin_t* self,
+                                      const plinth_stream_consumer_spec_t* spec);
+  /* since 1.0: adds a config option; its configured value (config file, command line) is
+   * validated now and, if an apply callback is set, applied. Fails on a duplicate name or an
+   * invalid configured value. OWNERSHIP: copied. THREAD: main, init only. */
+  int32_t (*option_register)(plinth_plugin_t* self, const plinth_option_spec_t* spec);
+  /* since 1.0: adds an INFO section. OWNERSHIP: name copied. THREAD: main, init only. */
+  int32_t (*info_register)(plinth_plugin_t* self, const char* section, plinth_info_fn fn,
+                           void* ctx);
+  /* since 1.0: adds a value type. Returns its id (>= 16) or 0. THREAD: main, init only. */
+  uint32_t (*type_register)(plinth_plugin_t* self, const plinth_type_spec_t* spec);
+
+  /* -- options and info (THREAD: main) -- */
+
+  /* since 1.0: current value of an option as an integer (INT, BOOL as 0/1, MEMORY, ENUM as the
+   * index). name is the full name ("port", "tcp.backlog"). Returns def if unknown. */
+  int64_t (*option_get_int)(const char* name, int64_t def);
+  /* since 1.0: current value as text into buf (NUL-terminated, truncated to buflen). Returns the
+   * full length, or -1 if unknown. */
+  int64_t (*option_get_string)(const char* name, char* buf, size_t buflen);
+  /* since 1.0: adds one "name:value" field to an INFO section. OWNERSHIP: copied. */
+  void (*info_field)(plinth_info_t* info, const char* name, const char* value, size_t len);
+  /* since 1.0: adds an integer field. */
+  void (*info_field_int)(plinth_info_t* info, const char* name, int64_t value);
+
+  /* -- timers and tasks -- */
+
+  /* since 1.0: runs fn after ms, then every repeat_ms if non-zero. Returns a handle or NULL.
+   * OWNERSHIP: stop it with timer_stop (also at shutdown). THREAD: main. */
+  plinth_timer_t* (*timer_start)(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn, void* arg);
+  /* since 1.0: stops and frees a timer. THREAD: main. */
+  void (*timer_stop)(plinth_timer_t* timer);
+  /* since 1.0: runs fn(arg) on the main loop soon. Returns PLINTH_OK or PLINTH_ERR when the
+   * server is shutting down (fn is then never called). THREAD: any. */
+  int32_t (*loop_post)(plinth_task_fn fn, void* arg);
+  /* since 1.0: adds a listening fd of a transport; the host accepts on it through the
+   * transport's accept. THREAD: main (transport start). */
+  int32_t (*listener_add)(int32_t transport_id, int32_t fd, const char* description);
+
+  /* -- the call: arguments -- */
+
+  /* since 1.0: number of arguments, the command name included. THREAD: main. */
+  int32_t (*call_argc)(plinth_call_t* call);
+  /* since 1.0: argument i (0 is the command name) and its length. NULL if out of range.
+   * OWNERSHIP: borrowed until the handler returns. THREAD: main. */
+  const char* (*call_arg)(plinth_call_t* call, int32_t i, size_t* len);
+
+  /* -- the call: replies (THREAD: main) -- */
+
+  /* since 1.0: +text. OWNERSHIP: copied. */
+  void (*reply_simple)(plinth_call_t* call, const char* s, size_t len);
+  /* since 1.0: -text; s is "CODE message" ("ERR syntax error"); counted in error stats. */
+  void (*reply_error)(plinth_call_t* call, const char* s, size_t len);
+  /* since 1.0 */
+  void (*reply_integer)(plinth_call_t* call, int64_t v);
+  /* since 1.0: OWNERSHIP: copied. */
+  void (*reply_bulk)(plinth_call_t* call, const char* s, size_t len);
+  /* since 1.0: the null bulk string. */
+  void (*reply_null)(plinth_call_t* call);
+  /* since 1.0: the null array (RESP2 *-1). */
+  void (*reply_null_array)(plinth_call_t* call);
+  /* since 1.0: header of an array of n elements; the next n replies are its elements. */
+  void (*reply_array)(plinth_call_t* call, int64_t n);
+  /* since 1.0: header of a map of n pairs (a flat array of 2n in RESP2). */
+  void (*reply_map)(plinth_call_t* call, int64_t n);
+  /* since 1.0: header of a set of n elements (an array in RESP2). */
+  void (*reply_set)(plinth_call_t* call, int64_t n);
+  /* since 1.0: a double (a bulk string in RESP2). */
+  void (*reply_double)(plinth_call_t* call, double v);
+  /* since 1.0: a boolean (integer 0/1 in RESP2). */
+  void (*reply_bool)(plinth_call_t* call, int32_t v);
+  /* since 1.0: verbatim text with a 3-letter format (a bulk in RESP2). OWNERSHIP: copied. */
+  void (*reply_verbatim)(plinth_call_t* call, const char* format, const char* s, size_t len);
+  /* since 1.0: a big number in decimal digits (a bulk in RESP2). OWNERSHIP: copied. */
+  void (*reply_bignum)(plinth_call_t* call, const char* digits, size_t len);
+  /* since 1.0: the string value v as a bulk, possibly by reference. OWNERSHIP: the host takes
+   * its own reference; the caller keeps its own. */
+  void (*reply_value)(plinth_call_t* call, const plinth_value_t* v);
+  /* since 1.0: a bulk that references s without copying; release(arg) is called exactly once
+   * when it is no longer needed. OWNERSHIP: s stays the caller's until release. */
+  void (*reply_bulk_ref)(plinth_call_t* call, const char* s, size_t len,
+                         plinth_release_fn release, void* arg);
+
+  /* -- values (refcounted) -- */
+
+  /* since 1.0: a new string value with refcount 1. OWNERSHIP: bytes copied; the caller owns
+   * the reference. NULL when out of memory. THREAD: any. */
+  plinth_value_t* (*value_create_string)(const char* s, size_t len);
+  /* since 1.0: a value of a plugin type. OWNERSHIP: payload moves into the value and is freed
+   * with the type's free_payload. THREAD: main. */
+  plinth_value_t* (*value_create_typed)(uint32_t type, void* payload);
+  /* since 1.0: +1 reference. THREAD: any. */
+  void (*value_retain)(const plinth_value_t* v);
+  /* since 1.0: -1 reference; frees the value at zero. THREAD: any. */
+  void (*value_release)(const plinth_value_t* v);
+  /* since 1.0: PLINTH_TYPE_* or a registered id. THREAD: any. */
+  uint32_t (*value_type)(const plinth_value_t* v);
+  /* since 1.0: bytes of a string value (NULL for other types). OWNERSHIP: borrowed while the
+   * caller holds a reference. THREAD: any. */
+  const char* (*value_string)(const plinth_value_t* v, size_t* len);
+  /* since 1.0: payload of a plugin-typed value. THREAD: main. */
+  void* (*value_payload)(const plinth_value_t* v);
+  /* since 1.0: the name TYPE reports for a type id ("string", "none", a plugin type's name).
+   * OWNERSHIP: static. THREAD: any. */
+  const char* (*type_name)(uint32_t type);
+  /* since 1.0: PLINTH_ENC_*. THREAD: main. */
+  int32_t (*value_encoding)(const plinth_value_t* v);
+  /* since 1.0: bytes used by the value (header and payload). THREAD: main. */
+  size_t (*value_memory)(const plinth_value_t* v);
+
+  /* -- keys in the call's database (THREAD: main) -- */
+
+  /* since 1.0: the live value under key, or NULL (an expired key is deleted first).
+   * OWNERSHIP: borrowed until the key is modified or the handler returns. */
+  const plinth_value_t* (*key_get)(plinth_call_t* call, const char* key, size_t klen);
+  /* since 1.0: stores v under key, replacing any value; clears the TTL unless
+   * PLINTH_SET_KEEPTTL. OWNERSHIP: consumes the caller's reference to v. */
+  int32_t (*key_set)(plinth_call_t* call, const char* key, size_t klen, plinth_value_t* v,
+                     uint32_t flags);
+  /* since 1.0: removes key. Returns 1 if it existed, else 0. */
+  int32_t (*key_delete)(plinth_call_t* call, const char* key, size_t klen);
+  /* since 1.0: absolute expiry in unix ms; -1 no TTL; -2 no such key. */
+  int64_t (*key_expire_get)(plinth_call_t* call, const char* key, size_t klen);
+  /* since 1.0: sets the absolute expiry (unix ms; a past time deletes the key) or, with -1,
+   * removes it. Returns 1 if the key exists, else 0. */
+  int32_t (*key_expire_set)(plinth_call_t* call, const char* key, size_t klen, int64_t when_ms);
+  /* since 1.0: moves src to dst in db dst_db (-1: the call's db), keeping the TTL. With nx, fails
+   * when dst exists (PLINTH_MOVE_* flags). Returns 1 moved, 0 dst exists (NX, or COPY without
+   * REPLACE), -1 no src, -3 when dst_db is out of range. Moving a key onto
+   * itself in the same db returns 1 and changes nothing. */
+  int32_t (*key_move)(plinth_call_t* call, const char* src, size_t slen, const char* dst,
+                      size_t dlen, int32_t dst_db, uint32_t flags);
+  /* since 1.0: visits up to count buckets' worth of keys from cursor; returns the next cursor
+   * (0 when done). A key present for the whole scan is visited at least once. */
+  uint64_t (*key_scan)(plinth_call_t* call, uint64_t cursor, uint64_t count,
+                       plinth_key_visit_fn visit, void* arg);
+  /* since 1.0: a random live key into visit, or none if the db is empty. Returns 1 or 0. */
+  int32_t (*key_random)(plinth_call_t* call, plinth_key_visit_fn visit, void* arg);
+  /* since 1.0: number of keys in the call's db (expired ones not yet removed included). */
+  uint64_t (*db_size)(plinth_call_t* call);
+  /* since 1.0: empties db (-1: every db). async frees values off the main thread. */
+  void (*db_flush)(plinth_call_t* call, int32_t db, int32_t async);
+  /* since 1.0: swaps two databases. PLINTH_ERR if an index is out of range. */
+  int32_t (*db_swap)(plinth_call_t* call, int32_t a, int32_t b);
+  /* since 1.0: the call's database index. */
+  int32_t (*db_current)(plinth_call_t* call);
+  /* since 1.0: number of databases ("databases" option). */
+  int32_t (*db_count)(void);
+
+  /* -- propagation -- */
+
+  /* since 1.0: appends command argv to the propagation stream in place of the verbatim
+   * command. Validates that command exists and its arity fits argc + 1, unless flags has
+   * PLINTH_REPLICATE_NO_VALIDATE. Returns PLINTH_OK or PLINTH_ERR (nothing appended).
+   * OWNERSHIP: copied. THREAD: main. */
+  int32_t (*replicate)(plinth_call_t* call, uint32_t flags, const char* command, int32_t argc,
+                       const char* const* argv, const size_t* argvlen);
+  /* since 1.0: the command changed nothing worth propagating (suppresses verbatim). */
+  void (*call_no_propagate)(plinth_call_t* call);
+
+  /* -- the calling client (THREAD: main) -- */
+
+  /* since 1.0: the client's id; 0 when the call has no client (fake host, replication). */
+  uint64_t (*client_id)(plinth_call_t* call);
+  /* since 1.0: switches the client's database. PLINTH_ERR when out of range. */
+  int32_t (*client_select)(plinth_call_t* call, int32_t db);
+  /* since 1.0: the client's protocol version (2 or 3). */
+  int32_t (*client_protocol)(plinth_call_t* call);
+  /* since 1.0: sets it, effective from this call's reply. */
+  int32_t (*client_set_protocol)(plinth_call_t* call, int32_t version);
+  /* since 1.0: sets PLINTH_CLIENT_* text attribute. OWNERSHIP: copied. */
+  int32_t (*client_attr_set)(plinth_call_t* call, uint32_t attr, const char* v, size_t len);
+  /* since 1.0: reads it into *len; NULL when unset. OWNERSHIP: borrowed until changed. */
+  const char* (*client_attr_get)(plinth_call_t* call, uint32_t attr, size_t* len);
+  /* since 1.0: is the client authenticated (or no password is configured)? */
+  int32_t (*client_authenticated)(plinth_call_t* call);
+  /* since 1.0: marks the client authenticated (1) or not (0). */
+  void (*client_set_authenticated)(plinth_call_t* call, int32_t yes);
+  /* since 1.0: closes the connection after this call's reply is written (QUIT). */
+  void (*client_close_after_reply)(plinth_call_t* call);
+  /* since 1.0: emits one CLIENT LIST line per client (id 0: all, else only that id). */
+  void (*client_describe)(plinth_call_t* call, uint64_t id, plinth_emit_fn emit, void* arg);
+  /* since 1.0: closes clients matching the PLINTH_KILL_* filter; returns how many. A client
+   * killing itself is closed after this reply. */
+  int64_t (*client_kill)(plinth_call_t* call, uint32_t filter, const char* v, size_t len);
+
+  /* -- server (THREAD: main) -- */
+
+  /* since 1.0: renders INFO sections (text, CRLF lines). section: "" default, "all",
+   * "everything" or a name. Emits the whole text once. */
+  void (*info_render)(plinth_call_t* call, const char* section, size_t len, plinth_emit_fn emit,
+                      void* arg);
+  /* since 1.0: emits name then value for each option matching the glob pattern. */
+  void (*config_get)(plinth_call_t* call, const char* pattern, size_t len, plinth_emit_fn emit,
+                     void* arg);
+  /* since 1.0: sets a mutable option. On failure returns PLINTH_ERR with a reason in err. */
+  int32_t (*config_set)(plinth_call_t* call, const char* name, size_t nlen, const char* value,
+                        size_t vlen, char* err, size_t errlen);
+  /* since 1.0: resets the statistics (CONFIG RESETSTAT). */
+  void (*stats_reset)(plinth_call_t* call);
+  /* since 1.0: number of commands. */
+  int32_t (*command_count)(void);
+  /* since 1.0: the i-th command's spec (0 <= i < command_count). OWNERSHIP: borrowed. */
+  const plinth_command_spec_t* (*command_at)(int32_t i);
+  /* since 1.0: the spec of a command by name (any case), or NULL. OWNERSHIP: borrowed. */
+  const plinth_command_spec_t* (*command_lookup)(const char* name, size_t len);
+  /* since 1.0: number of loaded plugins. */
+  int32_t (*plugin_count)(void);
+  /* since 1.0: the i-th loaded plugin's descriptor and the path it came from. */
+  const plinth_plugin_descriptor_t* (*plugin_at)(int32_t i, const char** path);
+  /* since 1.0: stops the server after this call (SHUTDOWN). flags: PLINTH_SHUTDOWN_*. */
+  void (*server_shutdown)(plinth_call_t* call, uint32_t flags);
+  /* since 1.0: wall clock in microseconds since the unix epoch. THREAD: any. */
+  int64_t (*time_us)(void);
+  /* since 1.0: the call's cached command time in ms (stable within one command, like Redis's
+   * mstime for expiry decisions). THREAD: main. */
+  int64_t (*call_time_ms)(plinth_call_t* call);
+};
+
+/* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
+#define PLINTH_HAS(api, fn)                                                          \
+  ((api) != NULL &&                                                                  \
+   (api)->struct_size >= offsetof(plinth_host_api_t, fn) + sizeof((api)->fn) && \
+   (api)->fn != NULL)
+
+/* The entry symbol a plugin defines (PLINTH_PLUGIN in plugin.hpp does it for C++). */
+PLINTH_EXPORT const plinth_plugin_descriptor_t* plinth_plugin_entry_v1(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLINTH_PLUGIN_H */
