@@ -1,0 +1,245 @@
+// INFO sections of the host, in Redis's field names where Redis has the field.
+#include "host/info.h"
+
+#ifndef PLINTH_NO_TCMALLOC
+#include <gperftools/malloc_extension.h>
+#else
+#include <malloc.h>
+#endif
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "host/client.h"
+#include "host/server.h"
+#include "host/value.h"
+#include "host/version.h"
+
+namespace plinth::host {
+namespace {
+
+void Field(std::string& o, const char* name, const std::string& v) {
+  o += name;
+  o += ':';
+  o += v;
+  o += "\r\n";
+}
+void Field(std::string& o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
+
+std::string Human(int64_t bytes) {
+  char buf[32];
+  double b = static_cast<double>(bytes);
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
+  else if (bytes < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fK", b / 1024);
+  else if (bytes < 1024LL * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fM", b / (1024 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.2fG", b / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+int64_t RssBytes() {
+  std::ifstream f("/proc/self/statm");
+  long long pages = 0, rss = 0;
+  f >> pages >> rss;
+  return rss * sysconf(_SC_PAGESIZE);
+}
+
+size_t TcmallocProp(const char* name) {
+  size_t v = 0;
+#ifndef PLINTH_NO_TCMALLOC
+  MallocExtension::instance()->GetNumericProperty(name, &v);
+#else
+  if (std::strcmp(name, "generic.current_allocated_bytes") == 0) v = mallinfo2().uordblks;
+#endif
+  return v;
+}
+
+void Server_(std::string& o) {
+  Server& s = Srv();
+  struct utsname u;
+  uname(&u);
+  Field(o, "redis_version", kRedisCompatVersion);
+  Field(o, "plinth_version", kPlinthVersion);
+  Field(o, "plinth_abi", std::to_string(PLINTH_ABI_MAJOR) + "." + std::to_string(PLINTH_ABI_MINOR));
+  Field(o, "redis_mode", "standalone");
+  Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
+  Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
+  Field(o, "multiplexing_api", "libuv");
+  Field(o, "process_id", static_cast<int64_t>(getpid()));
+  const Option* port = s.options.Find("port");
+  Field(o, "tcp_port", port ? port->int_value : 0);
+  int64_t up = (NowMs() - s.start_ms) / 1000;
+  Field(o, "server_time_usec", NowUs());
+  Field(o, "uptime_in_seconds", up);
+  Field(o, "uptime_in_days", up / 86400);
+  Field(o, "hz", s.limits.hz);
+  Field(o, "executable", s.executable);
+  Field(o, "config_file", s.config_file);
+}
+
+void Clients(std::string& o) {
+  Server& s = Srv();
+  Field(o, "connected_clients", static_cast<int64_t>(s.clients.size()));
+  Field(o, "maxclients", s.limits.maxclients);
+  Field(o, "blocked_clients", 0);
+}
+
+void Memory(std::string& o) {
+  int64_t used = static_cast<int64_t>(TcmallocProp("generic.current_allocated_bytes"));
+  int64_t rss = RssBytes();
+  Field(o, "used_memory", used);
+  Field(o, "used_memory_human", Human(used));
+  Field(o, "used_memory_rss", rss);
+  Field(o, "used_memory_rss_human", Human(rss));
+  Field(o, "mem_fragmentation_ratio",
+        used ? std::to_string(static_cast<double>(rss) / static_cast<double>(used)) : "0");
+  Field(o, "mem_allocator", "tcmalloc");
+  Field(o, "tcmalloc_heap_size", static_cast<int64_t>(TcmallocProp("generic.heap_size")));
+  Field(o, "tcmalloc_pageheap_free_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_free_bytes")));
+  Field(o, "tcmalloc_pageheap_unmapped_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_unmapped_bytes")));
+  Field(o, "tcmalloc_thread_cache_free_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.current_total_thread_cache_bytes")));
+  Field(o, "values_alive", ValuesAlive());
+}
+
+void Stats_(std::string& o) {
+  const Stats& st = Srv().stats;
+  Field(o, "total_connections_received", st.connections_received);
+  Field(o, "total_commands_processed", st.commands);
+  Field(o, "total_net_input_bytes", st.net_input_bytes);
+  Field(o, "total_net_output_bytes", st.net_output_bytes);
+  Field(o, "rejected_connections", st.rejected_connections);
+  Field(o, "expired_keys", st.expired_keys);
+  Field(o, "keyspace_hits", st.keyspace_hits);
+  Field(o, "keyspace_misses", st.keyspace_misses);
+  Field(o, "total_error_replies", st.error_replies);
+  Field(o, "unknown_commands", st.unknown_commands);
+  Field(o, "client_query_buffer_limit_disconnections", st.query_buffer_disconnections);
+  Field(o, "client_output_buffer_limit_disconnections", st.output_buffer_disconnections);
+  Field(o, "client_timeout_disconnections", st.timeout_disconnections);
+}
+
+void Cpu(std::string& o) {
+  struct rusage self;
+  getrusage(RUSAGE_SELF, &self);
+  auto secs = [](const timeval& tv) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%ld.%06ld", static_cast<long>(tv.tv_sec),
+                  static_cast<long>(tv.tv_usec));
+    return std::string(b);
+  };
+  Field(o, "used_cpu_sys", secs(self.ru_stime));
+  Field(o, "used_cpu_user", secs(self.ru_utime));
+}
+
+void Keyspace(std::string& o) {
+  Server& s = Srv();
+  for (size_t i = 0; i < s.dbs.size(); ++i) {
+    if (s.dbs[i].Size() == 0) continue;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "keys=%zu,expires=%zu,avg_ttl=0", s.dbs[i].Size(),
+                  s.dbs[i].ExpiringCount());
+    Field(o, ("db" + std::to_string(i)).c_str(), buf);
+  }
+}
+
+void Plugins(std::string& o) {
+  for (const auto& p : Srv().plugins) {
+    const plinth_plugin_descriptor_t* d = p->descriptor;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "name=%s,ver=%s,abi=%u.%u,path=%s", p->name.c_str(),
+                  d->version ? d->version : "", d->abi_major, d->abi_minor, p->path.c_str());
+    Field(o, ("plugin_" + p->name).c_str(), buf);
+  }
+}
+
+void CommandStats(std::string& o) {
+  for (const auto& c : Srv().registry.commands) {
+    const auto& st = c->stats;
+    if (!st.calls && !st.rejected && !st.failed) continue;
+    char buf[256];
+    std::snprintf(
+        buf, sizeof buf,
+        "calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
+        static_cast<unsigned long long>(st.calls), static_cast<unsigned long long>(st.usec),
+        st.calls ? static_cast<double>(st.usec) / static_cast<double>(st.calls) : 0.0,
+        static_cast<unsigned long long>(st.rejected), static_cast<unsigned long long>(st.failed));
+    Field(o, ("cmdstat_" + c->name).c_str(), buf);
+  }
+}
+
+void ErrorStats(std::string& o) {
+  for (const auto& [code, n] : Srv().stats.errors)
+    Field(o, ("errorstat_" + code).c_str(), "count=" + std::to_string(n));
+}
+
+struct HostSection {
+  const char* name;
+  const char* title;
+  void (*fn)(std::string&);
+  bool in_default;
+};
+const HostSection kSections[] = {
+    {"server", "Server", Server_, true},
+    {"clients", "Clients", Clients, true},
+    {"memory", "Memory", Memory, true},
+    {"stats", "Stats", Stats_, true},
+    {"cpu", "CPU", Cpu, true},
+    {"plugins", "Plugins", Plugins, false},
+    {"commandstats", "Commandstats", CommandStats, false},
+    {"errorstats", "Errorstats", ErrorStats, true},
+    {"keyspace", "Keyspace", Keyspace, true},
+};
+
+void Begin(std::string& o, const std::string& title) {
+  if (!o.empty()) o += "\r\n";
+  o += "# " + title + "\r\n";
+}
+
+}  // namespace
+
+void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len) {
+  if (!info || !name) return;
+  *info->out += name;
+  *info->out += ':';
+  info->out->append(value ? value : "", value ? len : 0);
+  *info->out += "\r\n";
+}
+
+void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value) {
+  std::string v = std::to_string(value);
+  InfoField(info, name, v.data(), v.size());
+}
+
+std::string RenderInfo(std::string_view section) {
+  std::string sec(section);
+  for (char& ch : sec) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  bool all = sec == "all" || sec == "everything";
+  bool def = sec.empty() || sec == "default";
+  std::string o;
+  for (const HostSection& h : kSections) {
+    if (!(all || (def && h.in_default) || sec == h.name)) continue;
+    Begin(o, h.title);
+    h.fn(o);
+  }
+  for (const InfoSection& s : Srv().registry.info_sections) {
+    if (!(all || def || sec == s.name)) continue;
+    std::string title = s.name;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    Begin(o, title);
+    plinth_info info{&o};
+    s.fn(s.ctx, &info);
+  }
+  return o;
+}
+
+}  // namespace plinth::host
