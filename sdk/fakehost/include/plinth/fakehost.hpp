@@ -1,0 +1,214 @@
+// plinth/fakehost.hpp - an in-process fake of the Plinth host for plugin unit tests.
+//
+// FakeHost implements the whole plinth_host_api_t table over an in-memory keyspace (16 dbs,
+// refcounted values, expiry on a controllable clock), so a test can load a plugin's descriptor,
+// run its commands and inspect replies, propagation, options, INFO and logs without a server.
+// Single-threaded: use one FakeHost at a time from the test's thread (loop_post, log_write and
+// the value calls are also safe from other threads, as in the real host).
+#ifndef PLINTH_FAKEHOST_HPP
+#define PLINTH_FAKEHOST_HPP
+
+#include <plinth/plugin.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::fakehost {
+
+// The kind of one reply item; the values are the PLINTH_REPLY_* constants.
+enum class ReplyType : uint32_t {
+  kSimple = PLINTH_REPLY_SIMPLE,
+  kError = PLINTH_REPLY_ERROR,
+  kInteger = PLINTH_REPLY_INTEGER,
+  kBulk = PLINTH_REPLY_BULK,
+  kNull = PLINTH_REPLY_NULL,
+  kNullArray = PLINTH_REPLY_NULL_ARRAY,
+  kArray = PLINTH_REPLY_ARRAY,
+  kMap = PLINTH_REPLY_MAP,
+  kSet = PLINTH_REPLY_SET,
+  kDouble = PLINTH_REPLY_DOUBLE,
+  kBool = PLINTH_REPLY_BOOL,
+  kVerbatim = PLINTH_REPLY_VERBATIM,
+  kBigNumber = PLINTH_REPLY_BIGNUM,
+  kPush = PLINTH_REPLY_PUSH,
+};
+
+// One reply as a tree. Aggregates hold their items in elements; a map holds key, value, key,
+// value... (2n elements for n pairs).
+struct Reply {
+  ReplyType type = ReplyType::kNull;
+  std::string str;              // simple, error ("ERR ..."), bulk, verbatim, big number
+  int64_t integer = 0;          // integer; bool as 0/1
+  double dbl = 0;               // double
+  std::string format;           // verbatim: the 3-letter format ("txt")
+  std::vector<Reply> elements;  // array, set, push, map
+
+  bool IsError() const { return type == ReplyType::kError; }
+  bool IsNull() const { return type == ReplyType::kNull || type == ReplyType::kNullArray; }
+  // Renders the reply like redis-cli does on a terminal: `OK`, `"Hello"` (quoted, escaped),
+  // `(integer) 3`, `(error) ERR ...`, `(nil)`, `(empty array)`, numbered nested lines
+  // ("1) ...\n2) ..."), `1# "k" => "v"` for maps, `1~ "a"` for sets, `(double) 1.5`, `(true)`.
+  std::string ToString() const;
+};
+
+// One captured log line. plugin is the writer's descriptor name ("" for the fake host itself).
+struct LogLine {
+  uint32_t level = PLINTH_LOG_NOTICE;  // PLINTH_LOG_*
+  std::string plugin;
+  std::string text;
+};
+
+// One entry of the propagation stream: argv to run in database db.
+struct PropagatedCommand {
+  int32_t db = 0;
+  std::vector<std::string> argv;
+};
+
+class FakeHost {
+ public:
+  // A host with 16 empty databases, the clock at kDefaultTimeMs, client protocol 2,
+  // authenticated. Becomes the current fake host (the one the context-free calls such as
+  // option_get_int and value_create_string use).
+  FakeHost();
+  // Runs Shutdown if it has not run, then frees every stored value and registration.
+  ~FakeHost();
+  FakeHost(const FakeHost&) = delete;
+  FakeHost& operator=(const FakeHost&) = delete;
+
+  static constexpr int64_t kDefaultTimeMs = 1700000000000;  // 2023-11-14, unix ms
+
+  // -- the table --
+
+  // The host API table handed to init; every field is set.
+  const plinth_host_api_t* Api() const;
+  // The same table, writable, to simulate an older host before Load (lower struct_size, clear
+  // a field and test the plugin's PLINTH_HAS fallback).
+  plinth_host_api_t* MutableApi();
+
+  // -- loading --
+
+  // Checks the descriptor like the real host (entry, abi, descriptor stages) and runs the
+  // plugin's init against this host. On failure, every registration of the plugin is rolled
+  // back, LoadError() holds "plugin <path>: <stage>: <reason>", the line is logged, and false
+  // is returned. path only labels messages and plugin_at.
+  bool Load(plinth_plugin_entry_v1_fn entry, std::string_view path = "fake");
+  bool Load(const plinth_plugin_descriptor_t* descriptor, std::string_view path = "fake");
+  // The message of the last failed Load, "" after a successful one.
+  const std::string& LoadError() const;
+  // Calls the loaded plugins' shutdown hooks in reverse load order, once, then stops any timer
+  // left running (logging a warning for each) and empties the keyspace.
+  void Shutdown();
+
+  // -- commands --
+
+  // Runs one command as a client would: looks the name up case-insensitively, checks the
+  // arity (Redis's texts for unknown commands and wrong arity), runs the handler and returns
+  // its reply. A handler that replies zero times, more than once or with an incomplete
+  // aggregate yields an error reply starting with "ERR fakehost:". Afterwards the call's
+  // effects go to the propagation stream: what replicate() emitted, or else the verbatim argv
+  // when the call changed the keyspace (unless the command has PLINTH_CMD_NOPROPAGATE or the
+  // handler called call_no_propagate).
+  Reply Call(const std::vector<std::string>& argv);
+  // True when a command of that name (any case) is registered.
+  bool HasCommand(std::string_view name) const;
+
+  // -- propagation --
+
+  // Every propagated effect since construction (or ClearPropagated), in order. Lazy expiry of
+  // a key read by a command appears as {"DEL", key}, like Redis.
+  const std::vector<PropagatedCommand>& Propagated() const;
+  void ClearPropagated();
+  // The dirty counter: bumped by every key_set, effective key_delete, key_expire_set on an
+  // existing key, key_move that moved, db_flush and db_swap.
+  uint64_t Dirty() const;
+
+  // -- keyspace (direct access for test setup and checks) --
+
+  // The client's current database (SELECT from a command changes it too).
+  void Select(int32_t db);
+  int32_t CurrentDb() const;
+  // Stores a string value under key in db (-1: the current db), clearing its TTL.
+  void PutString(std::string_view key, std::string_view value, int32_t db = -1);
+  // The string stored under key, or nullopt when it is missing, expired or not a string.
+  std::optional<std::string> GetString(std::string_view key, int32_t db = -1) const;
+  // Absolute expiry in unix ms, -1 when the key has no TTL, -2 when it does not exist.
+  int64_t ExpireAtMs(std::string_view key, int32_t db = -1) const;
+  // Number of keys in db, expired ones not yet removed included.
+  uint64_t KeyCount(int32_t db = -1) const;
+  // Values alive in this process (created through any fake host and not yet freed): stored
+  // ones plus references a plugin still holds. Assert it returns to its earlier figure to
+  // catch leaked references.
+  static int64_t LiveValues();
+
+  // -- clock, timers, tasks --
+
+  // Sets the clock (time_us, call_time_ms, expiry) without firing timers.
+  void SetTimeMs(int64_t unix_ms);
+  int64_t TimeMs() const;
+  // Moves the clock forward by ms, firing every timer that falls due on the way, in time
+  // order, with the clock set to each timer's due time while it runs.
+  void AdvanceTimeMs(int64_t ms);
+  // Timers started and not yet stopped (one-shot timers count until they have fired).
+  size_t ActiveTimers() const;
+  // Runs the tasks queued with loop_post (including ones they queue). Returns how many ran.
+  int RunPosted();
+
+  // -- options --
+
+  // Before the option is registered: records the configured value, as --name value would;
+  // option_register then validates and applies it. Afterwards: behaves like CONFIG SET
+  // (the option must be mutable; the value is validated and applied). Returns false with a
+  // reason in *error on failure. Unregistered configured names are also seen by option_get_*.
+  bool SetOption(std::string_view name, std::string_view value, std::string* error = nullptr);
+  // The current text of a registered (or configured) option, or nullopt.
+  std::optional<std::string> GetOption(std::string_view name) const;
+
+  // -- INFO --
+
+  // Renders the registered INFO sections like info_render: "# Name\r\nfield:value\r\n...".
+  // section: "" (default), "all", "everything" or one section name (any case).
+  std::string Info(std::string_view section = "");
+
+  // -- logs --
+
+  // Every line written with log_write and every load failure, in order. Nothing is printed
+  // unless SetLogEcho(true) (then lines also go to stderr).
+  std::vector<LogLine> Logs() const;
+  // True when some captured line contains text.
+  bool LogContains(std::string_view text) const;
+  void ClearLogs();
+  void SetLogEcho(bool echo);
+
+  // -- the client and the server --
+
+  // The protocol version client_protocol reports (2 or 3).
+  void SetProtocol(int32_t version);
+  int32_t Protocol() const;
+  // Whether client_authenticated reports 1. When 0, commands without PLINTH_CMD_NOAUTH get
+  // "NOAUTH Authentication required.".
+  void SetAuthenticated(bool yes);
+  // Whether a handler asked for client_close_after_reply / server_shutdown (sticky).
+  bool CloseRequested() const;
+  bool ShutdownRequested() const;
+
+  // -- other registrations, for tests of protocol, transport and stream plugins --
+
+  // The registered protocol, reply path, or nullptr. OWNERSHIP: borrowed from the host.
+  const plinth_protocol_spec_t* RegisteredProtocol() const;
+  const plinth_reply_path_spec_t* RegisteredReplyPath() const;
+  // The registered transports in id order.
+  std::vector<const plinth_transport_spec_t*> RegisteredTransports() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace plinth::fakehost
+
+#endif  // PLINTH_FAKEHOST_HPP
