@@ -1,0 +1,99 @@
+// Option registry: typed parsing, configured values, runtime mutability, rollback.
+#include "host/options.h"
+
+#include <doctest/doctest.h>
+
+using plinth::host::Options;
+using plinth::host::ParseMemory;
+
+namespace {
+plinth_option_spec_t Spec(const char* name, uint32_t type, const char* def, uint32_t flags = 0) {
+  plinth_option_spec_t s{};
+  s.struct_size = sizeof s;
+  s.name = name;
+  s.type = type;
+  s.flags = flags;
+  s.default_value = def;
+  s.min = 0;
+  s.max = 1000000000000LL;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("options: memory values accept Redis's units") {
+  int64_t v;
+  CHECK(ParseMemory("100", &v));
+  CHECK(v == 100);
+  CHECK(ParseMemory("1k", &v));
+  CHECK(v == 1000);
+  CHECK(ParseMemory("1kb", &v));
+  CHECK(v == 1024);
+  CHECK(ParseMemory("5MB", &v));
+  CHECK(v == 5 * 1024 * 1024);
+  CHECK_FALSE(ParseMemory("5 mb", &v));
+  CHECK_FALSE(ParseMemory("mb", &v));
+  CHECK_FALSE(ParseMemory("99999999999gb", &v));
+}
+
+TEST_CASE("options: a plugin option is prefixed unless it asks for a global name") {
+  Options o;
+  std::string err;
+  auto a = Spec("backlog", PLINTH_OPT_INT, "511");
+  auto b = Spec("port", PLINTH_OPT_INT, "6379", PLINTH_OPT_GLOBAL_NAME);
+  REQUIRE(o.Register(&a, "tcp", &err));
+  REQUIRE(o.Register(&b, "tcp", &err));
+  CHECK(o.Find("tcp.backlog"));
+  CHECK(o.Find("port")->int_value == 6379);
+  CHECK_FALSE(o.Register(&b, "other", &err));
+  CHECK(err.find("already registered") != std::string::npos);
+}
+
+TEST_CASE("options: configured values apply at registration; bad ones refuse it") {
+  Options o;
+  std::string err;
+  o.SetPending("port", "7000");
+  o.SetPending("backlog", "12", "tcp");
+  o.SetPending("flag", "maybe");
+  auto port = Spec("port", PLINTH_OPT_INT, "6379", PLINTH_OPT_GLOBAL_NAME);
+  auto backlog = Spec("backlog", PLINTH_OPT_INT, "511");
+  auto flag = Spec("flag", PLINTH_OPT_BOOL, "no", PLINTH_OPT_GLOBAL_NAME);
+  REQUIRE(o.Register(&port, "tcp", &err));
+  REQUIRE(o.Register(&backlog, "tcp", &err));
+  CHECK(o.Find("port")->int_value == 7000);
+  CHECK(o.Find("tcp.backlog")->int_value == 12);
+  CHECK_FALSE(o.Register(&flag, "x", &err));
+  CHECK(err == "argument must be 'yes' or 'no'");
+  CHECK(o.Find("flag") == nullptr);
+  o.SetPending("nobody", "1");
+  auto unused = o.UnusedPending();
+  CHECK(std::find(unused.begin(), unused.end(), "nobody") != unused.end());
+}
+
+TEST_CASE("options: CONFIG SET refuses immutable options and out-of-range values") {
+  Options o;
+  std::string err;
+  auto fixed = Spec("databases", PLINTH_OPT_INT, "16", PLINTH_OPT_GLOBAL_NAME);
+  auto mut = Spec("timeout", PLINTH_OPT_INT, "0", PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE);
+  mut.max = 100;
+  REQUIRE(o.Register(&fixed, "host", &err));
+  REQUIRE(o.Register(&mut, "host", &err));
+  CHECK_FALSE(o.Set("databases", "4", true, &err));
+  CHECK(err == "can't set immutable config");
+  CHECK_FALSE(o.Set("timeout", "101", true, &err));
+  CHECK(o.Set("TIMEOUT", "5", true, &err));
+  CHECK(o.Find("timeout")->int_value == 5);
+  o.UnregisterOwner("host");
+  CHECK(o.Find("timeout") == nullptr);
+}
+
+TEST_CASE("options: enums are matched case-insensitively and report their index") {
+  Options o;
+  std::string err;
+  auto e = Spec("loglevel", PLINTH_OPT_ENUM, "notice", PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE);
+  e.enum_values = "debug|verbose|notice|warning";
+  REQUIRE(o.Register(&e, "host", &err));
+  CHECK(o.Find("loglevel")->int_value == 2);
+  CHECK(o.Set("loglevel", "WARNING", true, &err));
+  CHECK(o.Find("loglevel")->value == "warning");
+  CHECK_FALSE(o.Set("loglevel", "loud", true, &err));
+}

@@ -1,0 +1,54 @@
+// Values: refcounts, encodings as OBJECT ENCODING reports them.
+#include "host/value.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace plinth::host;
+
+TEST_CASE("value: the last release frees the value") {
+  int64_t before = ValuesAlive();
+  plinth_value_t* v = ValueCreateString("abc", 3);
+  ValueRetain(v);
+  ValueRelease(v);
+  CHECK(ValuesAlive() == before + 1);
+  ValueRelease(v);
+  CHECK(ValuesAlive() == before);
+}
+
+TEST_CASE("value: encodings follow Redis's int/embstr/raw rules") {
+  auto enc = [](const std::string& s) {
+    plinth_value_t* v = ValueCreateString(s.data(), s.size());
+    int e = static_cast<int>(v->encoding);
+    ValueRelease(v);
+    return e;
+  };
+  CHECK(enc("12345") == PLINTH_ENC_INT);
+  CHECK(enc("-7") == PLINTH_ENC_INT);
+  CHECK(enc("007") == PLINTH_ENC_EMBSTR);
+  CHECK(enc("99999999999999999999") == PLINTH_ENC_EMBSTR);  // overflows int64
+  CHECK(enc("hello") == PLINTH_ENC_EMBSTR);
+  CHECK(enc(std::string(44, 'x')) == PLINTH_ENC_EMBSTR);
+  CHECK(enc(std::string(45, 'x')) == PLINTH_ENC_RAW);
+}
+
+TEST_CASE("value: a plugin type frees its payload with the last reference") {
+  static int freed = 0;
+  plinth_type_spec_t spec{};
+  spec.struct_size = sizeof spec;
+  spec.name = "counter-test";
+  spec.free_payload = [](void* p) {
+    ++freed;
+    delete static_cast<int*>(p);
+  };
+  uint32_t id = TypeRegister(&spec, "test");
+  REQUIRE(id >= 16);
+  CHECK(std::string(TypeName(id)) == "counter-test");
+  CHECK(TypeRegister(&spec, "test") == 0);  // duplicate name
+  plinth_value_t* v = ValueCreateTyped(id, new int(5));
+  REQUIRE(v);
+  ValueRelease(v);
+  CHECK(freed == 1);
+  TypeUnregisterOwner("test");
+}
