@@ -64,18 +64,19 @@ TEST_CASE("fake host: load refuses bad descriptors with the loader's stages") {
   auto d = Descriptor("ok", InitOk);
   d.abi_major = 2;
   CHECK_FALSE(host.Load(&d, "/p/x.so"));
-  CHECK(host.LoadError() == "plugin /p/x.so: abi: plugin ABI 2.0, host ABI 1.0");
+  CHECK(host.LoadError() == "plugin /p/x.so: abi: plugin ABI 2.0, host ABI 1.0 (major differs)");
   d = Descriptor("ok", InitOk);
   d.abi_minor = PLINTH_ABI_MINOR + 1;
   CHECK_FALSE(host.Load(&d));
-  CHECK(host.LoadError() == "plugin fake: abi: plugin ABI 1.1, host ABI 1.0");
+  CHECK(host.LoadError() ==
+        "plugin fake: abi: plugin ABI 1.1, host ABI 1.0 (plugin needs a newer host)");
   d = Descriptor("ok", InitOk);
   d.struct_size = 40;
   CHECK_FALSE(host.Load(&d));
   CHECK(host.LoadError().rfind("plugin fake: descriptor: descriptor too short (40 bytes", 0) == 0);
   d = Descriptor(nullptr, InitOk);
   CHECK_FALSE(host.Load(&d));
-  CHECK(host.LoadError() == "plugin fake: descriptor: NULL name");
+  CHECK(host.LoadError() == "plugin fake: descriptor: name is NULL");
   d = Descriptor("Bad Name!", InitOk);
   CHECK_FALSE(host.Load(&d));
   CHECK(host.LoadError().find("descriptor: invalid name 'Bad Name!'") != std::string::npos);
@@ -94,7 +95,8 @@ TEST_CASE("fake host: a failed init rolls back every registration of the plugin"
   FakeHost host;
   auto bad = Descriptor("half", InitRegistersThenFails);
   CHECK_FALSE(host.Load(&bad, "half.so"));
-  CHECK(host.LoadError() == "plugin half.so: init: init failed: cannot reach the backend");
+  CHECK(host.LoadError() ==
+        "plugin half.so: init: init returned an error: cannot reach the backend");
   CHECK_FALSE(host.HasCommand("half.cmd"));
   CHECK(host.GetOption("half.level") == std::nullopt);
   CHECK(host.Call({"half.cmd"}).IsError());
@@ -120,8 +122,9 @@ TEST_CASE("fake host: a command name that already exists fails the second plugin
     return api->command_register(self, &c);
   });
   CHECK_FALSE(host.Load(&d));
-  CHECK(host.LoadError() ==
-        "plugin fake: init: init failed: command_register: command 'get' already exists");
+  CHECK(
+      host.LoadError() ==
+      "plugin fake: init: init returned an error: command_register: command 'get' already exists");
 }
 
 TEST_CASE("fake host: options take configured values, validate and follow CONFIG SET rules") {

@@ -88,8 +88,8 @@ TEST_CASE("plugin.hpp: an init that throws or returns false fails with stage ini
   FakeHost host;
   g_throw_in_init = true;
   CHECK_FALSE(host.Load(&d, "t.so"));
-  CHECK(host.LoadError() == "plugin t.so: init: init failed: init threw: no config");
+  CHECK(host.LoadError() == "plugin t.so: init: init returned an error: init threw: no config");
   g_throw_in_init = false;
   CHECK_FALSE(host.Load(&d, "t.so"));
-  CHECK(host.LoadError() == "plugin t.so: init: init failed");
+  CHECK(host.LoadError() == "plugin t.so: init: init returned an error");
 }

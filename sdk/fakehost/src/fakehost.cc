@@ -201,6 +201,13 @@ int64_t FakeHost::ExpireAtMs(std::string_view key, int32_t db) const {
   return e->expire_at_ms;
 }
 
+bool FakeHost::SetExpireAtMs(std::string_view key, int64_t when_ms, int32_t db) {
+  Entry* e = impl_->keyspace.Find(db < 0 ? impl_->client_db : db, key);
+  if (!e) return false;
+  e->expire_at_ms = when_ms < 0 ? -1 : when_ms;
+  return true;
+}
+
 uint64_t FakeHost::KeyCount(int32_t db) const {
   return impl_->keyspace.Size(db < 0 ? impl_->client_db : db);
 }

@@ -47,7 +47,9 @@ bool FakeHost::Impl::LoadDescriptor(const plinth_plugin_descriptor_t* d, std::st
   if (d->abi_major != PLINTH_ABI_MAJOR || d->abi_minor > PLINTH_ABI_MINOR)
     return FailLoad(path, "abi",
                     "plugin ABI " + Version(d->abi_major, d->abi_minor) + ", host ABI " +
-                        Version(PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR));
+                        Version(PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR) +
+                        (d->abi_major != PLINTH_ABI_MAJOR ? " (major differs)"
+                                                          : " (plugin needs a newer host)"));
   if (d->struct_size < sizeof(plinth_plugin_descriptor_t))
     return FailLoad(path, "descriptor",
                     "descriptor too short (" + std::to_string(d->struct_size) + " bytes, ABI " +
@@ -59,15 +61,15 @@ bool FakeHost::Impl::LoadDescriptor(const plinth_plugin_descriptor_t* d, std::st
   const plinth_plugin_descriptor_t& desc = rec->desc;
   for (void* r : desc.reserved)
     if (r) return FailLoad(path, "descriptor", "reserved fields must be NULL");
-  if (!desc.name) return FailLoad(path, "descriptor", "NULL name");
+  if (!desc.name) return FailLoad(path, "descriptor", "name is NULL");
   if (!ValidPluginName(desc.name))
     return FailLoad(path, "descriptor",
                     "invalid name '" + std::string(desc.name) + "' (want [a-z0-9_-]{1,32})");
+  if (!desc.init) return FailLoad(path, "descriptor", "init is NULL");
   for (const auto& p : plugins)
     if (p->name == desc.name)
       return FailLoad(path, "descriptor",
                       "duplicate name '" + p->name + "' (already loaded from " + p->path + ")");
-  if (!desc.init) return FailLoad(path, "descriptor", "NULL init");
 
   rec->host = this;
   rec->name = desc.name;
@@ -79,7 +81,7 @@ bool FakeHost::Impl::LoadDescriptor(const plinth_plugin_descriptor_t* d, std::st
   if (rc != PLINTH_OK) {
     Rollback(p);
     failed.push_back(std::move(rec));
-    std::string reason = "init failed";
+    std::string reason = "init returned an error";
     if (!p->last_warning.empty()) reason += ": " + p->last_warning;
     return FailLoad(path, "init", reason);
   }

@@ -60,7 +60,6 @@ bool ParseMemory(std::string_view s, int64_t* out) {
 }
 
 bool InRange(const plinth_option_spec_t& spec, int64_t v, std::string* err) {
-  if (spec.min == 0 && spec.max == 0) return true;
   if (v >= spec.min && v <= spec.max) return true;
   *err = "argument must be between " + std::to_string(spec.min) + " and " +
          std::to_string(spec.max) + " inclusive";

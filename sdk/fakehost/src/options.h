@@ -14,8 +14,8 @@ namespace plinth::fakehost {
 
 // Checks text against spec (type, range, enum words) and writes its normalized form to *out:
 // BOOL as yes/no, INT and MEMORY as decimal (MEMORY in bytes), ENUM in lower case. Returns
-// false with a Redis-style reason ("argument must be ...") in *err. min == max == 0 means
-// no range.
+// false with a Redis-style reason ("argument must be ...") in *err. INT and MEMORY values
+// must lie in [min, max], as in the real host.
 bool NormalizeOption(const plinth_option_spec_t& spec, std::string_view text, std::string* out,
                      std::string* err);
 // option_get_int's view of a normalized value: INT and MEMORY as is, BOOL as 0/1, ENUM as the

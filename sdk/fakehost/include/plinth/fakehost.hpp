@@ -137,6 +137,9 @@ class FakeHost {
   std::optional<std::string> GetString(std::string_view key, int32_t db = -1) const;
   // Absolute expiry in unix ms, -1 when the key has no TTL, -2 when it does not exist.
   int64_t ExpireAtMs(std::string_view key, int32_t db = -1) const;
+  // Sets key's absolute expiry (unix ms; -1 removes the TTL). Returns false when the key does
+  // not exist. Does not count as a change (no dirty bump, nothing propagated).
+  bool SetExpireAtMs(std::string_view key, int64_t when_ms, int32_t db = -1);
   // Number of keys in db, expired ones not yet removed included.
   uint64_t KeyCount(int32_t db = -1) const;
   // Values alive in this process (created through any fake host and not yet freed): stored

@@ -1,0 +1,332 @@
+/*
+ * tests/abi/layout_test.c - freezes the v1.0 C ABI: the offset and size of every field of every
+ * struct in plinth/plugin.h, the minimum size of each struct, and the value of every constant,
+ * for x86-64 Linux (LP64). A change that moves, resizes or renumbers anything fails the build;
+ * appending a field in a new minor only needs new lines here. main() checks PLINTH_HAS at run
+ * time so CTest counts the target. C11 (for _Static_assert); plugin.h itself is C99.
+ */
+#include <plinth/plugin.h>
+#include <stddef.h>
+#include <string.h>
+
+#if !(defined(__x86_64__) && defined(__LP64__))
+#error "these offsets are the x86-64 LP64 layout"
+#endif
+
+/* FIELD(type, field, offset, size): the field is where v1.0 put it, with the same size. */
+#define FIELD(type, field, off, size)                                        \
+  _Static_assert(offsetof(type, field) == (off), #type "." #field " moved"); \
+  _Static_assert(sizeof(((type*)0)->field) == (size), #type "." #field " resized")
+/* MIN_SIZE(type, size): a struct may grow (a minor appends fields), never shrink. */
+#define MIN_SIZE(type, size) _Static_assert(sizeof(type) >= (size), #type " shrank")
+/* CONST(name, value): a constant keeps its value forever. */
+#define CONST(name, value) _Static_assert((name) == (value), #name " changed")
+
+/* ---- plinth_plugin_descriptor_t ---- */
+MIN_SIZE(plinth_plugin_descriptor_t, 88);
+FIELD(plinth_plugin_descriptor_t, struct_size, 0, 4);
+FIELD(plinth_plugin_descriptor_t, abi_major, 4, 4);
+FIELD(plinth_plugin_descriptor_t, abi_minor, 8, 4);
+FIELD(plinth_plugin_descriptor_t, flags, 12, 4);
+FIELD(plinth_plugin_descriptor_t, name, 16, 8);
+FIELD(plinth_plugin_descriptor_t, version, 24, 8);
+FIELD(plinth_plugin_descriptor_t, description, 32, 8);
+FIELD(plinth_plugin_descriptor_t, init, 40, 8);
+FIELD(plinth_plugin_descriptor_t, shutdown, 48, 8);
+FIELD(plinth_plugin_descriptor_t, reserved, 56, 32);
+
+/* ---- plinth_command_spec_t ---- */
+MIN_SIZE(plinth_command_spec_t, 88);
+FIELD(plinth_command_spec_t, struct_size, 0, 4);
+FIELD(plinth_command_spec_t, name, 8, 8);
+FIELD(plinth_command_spec_t, arity, 16, 4);
+FIELD(plinth_command_spec_t, flags, 20, 4);
+FIELD(plinth_command_spec_t, first_key, 24, 4);
+FIELD(plinth_command_spec_t, last_key, 28, 4);
+FIELD(plinth_command_spec_t, key_step, 32, 4);
+FIELD(plinth_command_spec_t, handler, 40, 8);
+FIELD(plinth_command_spec_t, ctx, 48, 8);
+FIELD(plinth_command_spec_t, summary, 56, 8);
+FIELD(plinth_command_spec_t, since, 64, 8);
+FIELD(plinth_command_spec_t, group, 72, 8);
+FIELD(plinth_command_spec_t, args, 80, 8);
+
+/* ---- plinth_reply_item_t ---- */
+MIN_SIZE(plinth_reply_item_t, 48);
+FIELD(plinth_reply_item_t, struct_size, 0, 4);
+FIELD(plinth_reply_item_t, type, 4, 4);
+FIELD(plinth_reply_item_t, integer, 8, 8);
+FIELD(plinth_reply_item_t, dbl, 16, 8);
+FIELD(plinth_reply_item_t, data, 24, 8);
+FIELD(plinth_reply_item_t, len, 32, 8);
+FIELD(plinth_reply_item_t, ext, 40, 8);
+
+/* ---- plinth_outbuf_t ---- */
+MIN_SIZE(plinth_outbuf_t, 40);
+FIELD(plinth_outbuf_t, data, 0, 8);
+FIELD(plinth_outbuf_t, len, 8, 8);
+FIELD(plinth_outbuf_t, cap, 16, 8);
+FIELD(plinth_outbuf_t, grow, 24, 8);
+FIELD(plinth_outbuf_t, host_private, 32, 8);
+
+/* ---- plinth_request_t ---- */
+MIN_SIZE(plinth_request_t, 24);
+FIELD(plinth_request_t, struct_size, 0, 4);
+FIELD(plinth_request_t, argc, 4, 4);
+FIELD(plinth_request_t, argv, 8, 8);
+FIELD(plinth_request_t, argvlen, 16, 8);
+
+/* ---- plinth_protocol_spec_t ---- */
+MIN_SIZE(plinth_protocol_spec_t, 64);
+FIELD(plinth_protocol_spec_t, struct_size, 0, 4);
+FIELD(plinth_protocol_spec_t, name, 8, 8);
+FIELD(plinth_protocol_spec_t, ctx, 16, 8);
+FIELD(plinth_protocol_spec_t, session_create, 24, 8);
+FIELD(plinth_protocol_spec_t, session_destroy, 32, 8);
+FIELD(plinth_protocol_spec_t, parse, 40, 8);
+FIELD(plinth_protocol_spec_t, encode, 48, 8);
+FIELD(plinth_protocol_spec_t, frame_bulk, 56, 8);
+
+/* ---- plinth_iovec_t ---- */
+MIN_SIZE(plinth_iovec_t, 16);
+FIELD(plinth_iovec_t, base, 0, 8);
+FIELD(plinth_iovec_t, len, 8, 8);
+
+/* ---- plinth_transport_spec_t ---- */
+MIN_SIZE(plinth_transport_spec_t, 72);
+FIELD(plinth_transport_spec_t, struct_size, 0, 4);
+FIELD(plinth_transport_spec_t, name, 8, 8);
+FIELD(plinth_transport_spec_t, ctx, 16, 8);
+FIELD(plinth_transport_spec_t, start, 24, 8);
+FIELD(plinth_transport_spec_t, stop, 32, 8);
+FIELD(plinth_transport_spec_t, accept, 40, 8);
+FIELD(plinth_transport_spec_t, read, 48, 8);
+FIELD(plinth_transport_spec_t, writev, 56, 8);
+FIELD(plinth_transport_spec_t, close, 64, 8);
+
+/* ---- plinth_reply_path_spec_t ---- */
+MIN_SIZE(plinth_reply_path_spec_t, 32);
+FIELD(plinth_reply_path_spec_t, struct_size, 0, 4);
+FIELD(plinth_reply_path_spec_t, name, 8, 8);
+FIELD(plinth_reply_path_spec_t, ctx, 16, 8);
+FIELD(plinth_reply_path_spec_t, by_reference, 24, 8);
+
+/* ---- plinth_stream_consumer_spec_t ---- */
+MIN_SIZE(plinth_stream_consumer_spec_t, 32);
+FIELD(plinth_stream_consumer_spec_t, struct_size, 0, 4);
+FIELD(plinth_stream_consumer_spec_t, name, 8, 8);
+FIELD(plinth_stream_consumer_spec_t, ctx, 16, 8);
+FIELD(plinth_stream_consumer_spec_t, on_command, 24, 8);
+
+/* ---- plinth_option_spec_t ---- */
+MIN_SIZE(plinth_option_spec_t, 80);
+FIELD(plinth_option_spec_t, struct_size, 0, 4);
+FIELD(plinth_option_spec_t, name, 8, 8);
+FIELD(plinth_option_spec_t, type, 16, 4);
+FIELD(plinth_option_spec_t, flags, 20, 4);
+FIELD(plinth_option_spec_t, default_value, 24, 8);
+FIELD(plinth_option_spec_t, min, 32, 8);
+FIELD(plinth_option_spec_t, max, 40, 8);
+FIELD(plinth_option_spec_t, enum_values, 48, 8);
+FIELD(plinth_option_spec_t, description, 56, 8);
+FIELD(plinth_option_spec_t, apply, 64, 8);
+FIELD(plinth_option_spec_t, ctx, 72, 8);
+
+/* ---- plinth_type_spec_t ---- */
+MIN_SIZE(plinth_type_spec_t, 40);
+FIELD(plinth_type_spec_t, struct_size, 0, 4);
+FIELD(plinth_type_spec_t, name, 8, 8);
+FIELD(plinth_type_spec_t, free_payload, 16, 8);
+FIELD(plinth_type_spec_t, memory_usage, 24, 8);
+FIELD(plinth_type_spec_t, serialize, 32, 8);
+
+/* ---- plinth_host_api_t ---- */
+MIN_SIZE(plinth_host_api_t, 696);
+FIELD(plinth_host_api_t, struct_size, 0, 4);
+FIELD(plinth_host_api_t, abi_major, 4, 4);
+FIELD(plinth_host_api_t, abi_minor, 8, 4);
+FIELD(plinth_host_api_t, reserved0, 12, 4);
+FIELD(plinth_host_api_t, log_write, 16, 8);
+FIELD(plinth_host_api_t, mem_alloc, 24, 8);
+FIELD(plinth_host_api_t, mem_realloc, 32, 8);
+FIELD(plinth_host_api_t, mem_free, 40, 8);
+FIELD(plinth_host_api_t, command_register, 48, 8);
+FIELD(plinth_host_api_t, protocol_register, 56, 8);
+FIELD(plinth_host_api_t, transport_register, 64, 8);
+FIELD(plinth_host_api_t, reply_path_register, 72, 8);
+FIELD(plinth_host_api_t, stream_consumer_register, 80, 8);
+FIELD(plinth_host_api_t, option_register, 88, 8);
+FIELD(plinth_host_api_t, info_register, 96, 8);
+FIELD(plinth_host_api_t, type_register, 104, 8);
+FIELD(plinth_host_api_t, option_get_int, 112, 8);
+FIELD(plinth_host_api_t, option_get_string, 120, 8);
+FIELD(plinth_host_api_t, info_field, 128, 8);
+FIELD(plinth_host_api_t, info_field_int, 136, 8);
+FIELD(plinth_host_api_t, timer_start, 144, 8);
+FIELD(plinth_host_api_t, timer_stop, 152, 8);
+FIELD(plinth_host_api_t, loop_post, 160, 8);
+FIELD(plinth_host_api_t, listener_add, 168, 8);
+FIELD(plinth_host_api_t, call_argc, 176, 8);
+FIELD(plinth_host_api_t, call_arg, 184, 8);
+FIELD(plinth_host_api_t, reply_simple, 192, 8);
+FIELD(plinth_host_api_t, reply_error, 200, 8);
+FIELD(plinth_host_api_t, reply_integer, 208, 8);
+FIELD(plinth_host_api_t, reply_bulk, 216, 8);
+FIELD(plinth_host_api_t, reply_null, 224, 8);
+FIELD(plinth_host_api_t, reply_null_array, 232, 8);
+FIELD(plinth_host_api_t, reply_array, 240, 8);
+FIELD(plinth_host_api_t, reply_map, 248, 8);
+FIELD(plinth_host_api_t, reply_set, 256, 8);
+FIELD(plinth_host_api_t, reply_double, 264, 8);
+FIELD(plinth_host_api_t, reply_bool, 272, 8);
+FIELD(plinth_host_api_t, reply_verbatim, 280, 8);
+FIELD(plinth_host_api_t, reply_bignum, 288, 8);
+FIELD(plinth_host_api_t, reply_value, 296, 8);
+FIELD(plinth_host_api_t, reply_bulk_ref, 304, 8);
+FIELD(plinth_host_api_t, value_create_string, 312, 8);
+FIELD(plinth_host_api_t, value_create_typed, 320, 8);
+FIELD(plinth_host_api_t, value_retain, 328, 8);
+FIELD(plinth_host_api_t, value_release, 336, 8);
+FIELD(plinth_host_api_t, value_type, 344, 8);
+FIELD(plinth_host_api_t, value_string, 352, 8);
+FIELD(plinth_host_api_t, value_payload, 360, 8);
+FIELD(plinth_host_api_t, type_name, 368, 8);
+FIELD(plinth_host_api_t, value_encoding, 376, 8);
+FIELD(plinth_host_api_t, value_memory, 384, 8);
+FIELD(plinth_host_api_t, key_get, 392, 8);
+FIELD(plinth_host_api_t, key_set, 400, 8);
+FIELD(plinth_host_api_t, key_delete, 408, 8);
+FIELD(plinth_host_api_t, key_expire_get, 416, 8);
+FIELD(plinth_host_api_t, key_expire_set, 424, 8);
+FIELD(plinth_host_api_t, key_move, 432, 8);
+FIELD(plinth_host_api_t, key_scan, 440, 8);
+FIELD(plinth_host_api_t, key_random, 448, 8);
+FIELD(plinth_host_api_t, db_size, 456, 8);
+FIELD(plinth_host_api_t, db_flush, 464, 8);
+FIELD(plinth_host_api_t, db_swap, 472, 8);
+FIELD(plinth_host_api_t, db_current, 480, 8);
+FIELD(plinth_host_api_t, db_count, 488, 8);
+FIELD(plinth_host_api_t, replicate, 496, 8);
+FIELD(plinth_host_api_t, call_no_propagate, 504, 8);
+FIELD(plinth_host_api_t, client_id, 512, 8);
+FIELD(plinth_host_api_t, client_select, 520, 8);
+FIELD(plinth_host_api_t, client_protocol, 528, 8);
+FIELD(plinth_host_api_t, client_set_protocol, 536, 8);
+FIELD(plinth_host_api_t, client_attr_set, 544, 8);
+FIELD(plinth_host_api_t, client_attr_get, 552, 8);
+FIELD(plinth_host_api_t, client_authenticated, 560, 8);
+FIELD(plinth_host_api_t, client_set_authenticated, 568, 8);
+FIELD(plinth_host_api_t, client_close_after_reply, 576, 8);
+FIELD(plinth_host_api_t, client_describe, 584, 8);
+FIELD(plinth_host_api_t, client_kill, 592, 8);
+FIELD(plinth_host_api_t, info_render, 600, 8);
+FIELD(plinth_host_api_t, config_get, 608, 8);
+FIELD(plinth_host_api_t, config_set, 616, 8);
+FIELD(plinth_host_api_t, stats_reset, 624, 8);
+FIELD(plinth_host_api_t, command_count, 632, 8);
+FIELD(plinth_host_api_t, command_at, 640, 8);
+FIELD(plinth_host_api_t, command_lookup, 648, 8);
+FIELD(plinth_host_api_t, plugin_count, 656, 8);
+FIELD(plinth_host_api_t, plugin_at, 664, 8);
+FIELD(plinth_host_api_t, server_shutdown, 672, 8);
+FIELD(plinth_host_api_t, time_us, 680, 8);
+FIELD(plinth_host_api_t, call_time_ms, 688, 8);
+
+/* ---- constants ---- */
+CONST(PLINTH_ABI_MAJOR, 1);
+/* PLINTH_ABI_MINOR grows with each minor release; it is not frozen. */
+CONST(PLINTH_OK, 0);
+CONST(PLINTH_ERR, (-1));
+CONST(PLINTH_PLUGIN_OPTIONAL_HINT, 0x1u);
+CONST(PLINTH_CMD_WRITE, 0x0001u);
+CONST(PLINTH_CMD_READONLY, 0x0002u);
+CONST(PLINTH_CMD_FAST, 0x0004u);
+CONST(PLINTH_CMD_ADMIN, 0x0008u);
+CONST(PLINTH_CMD_NOAUTH, 0x0010u);
+CONST(PLINTH_CMD_DENYOOM, 0x0020u);
+CONST(PLINTH_CMD_NOSCRIPT, 0x0040u);
+CONST(PLINTH_CMD_LOADING, 0x0080u);
+CONST(PLINTH_CMD_STALE, 0x0100u);
+CONST(PLINTH_CMD_PUBSUB, 0x0200u);
+CONST(PLINTH_CMD_NOPROPAGATE, 0x0400u);
+CONST(PLINTH_REPLY_SIMPLE, 1);
+CONST(PLINTH_REPLY_ERROR, 2);
+CONST(PLINTH_REPLY_INTEGER, 3);
+CONST(PLINTH_REPLY_BULK, 4);
+CONST(PLINTH_REPLY_NULL, 5);
+CONST(PLINTH_REPLY_NULL_ARRAY, 6);
+CONST(PLINTH_REPLY_ARRAY, 7);
+CONST(PLINTH_REPLY_MAP, 8);
+CONST(PLINTH_REPLY_SET, 9);
+CONST(PLINTH_REPLY_DOUBLE, 10);
+CONST(PLINTH_REPLY_BOOL, 11);
+CONST(PLINTH_REPLY_VERBATIM, 12);
+CONST(PLINTH_REPLY_BIGNUM, 13);
+CONST(PLINTH_REPLY_PUSH, 14);
+CONST(PLINTH_PARSE_OK, 0);
+CONST(PLINTH_PARSE_NEED_MORE, 1);
+CONST(PLINTH_PARSE_ERROR, 2);
+CONST(PLINTH_PARSE_EMPTY, 3);
+CONST(PLINTH_PARSE_UNAUTHENTICATED, 0x1u);
+CONST(PLINTH_IO_AGAIN, (-1));
+CONST(PLINTH_IO_ERROR, (-2));
+CONST(PLINTH_CONN_LOCAL, 0x1u);
+CONST(PLINTH_CONN_UNIX, 0x2u);
+CONST(PLINTH_REPLICATE_NO_VALIDATE, 0x1u);
+CONST(PLINTH_OPT_STRING, 1);
+CONST(PLINTH_OPT_INT, 2);
+CONST(PLINTH_OPT_BOOL, 3);
+CONST(PLINTH_OPT_MEMORY, 4);
+CONST(PLINTH_OPT_ENUM, 5);
+CONST(PLINTH_OPT_MUTABLE, 0x1u);
+CONST(PLINTH_OPT_GLOBAL_NAME, 0x2u);
+CONST(PLINTH_OPT_SECRET, 0x4u);
+CONST(PLINTH_TYPE_NONE, 0u);
+CONST(PLINTH_TYPE_STRING, 1u);
+CONST(PLINTH_LOG_DEBUG, 0);
+CONST(PLINTH_LOG_VERBOSE, 1);
+CONST(PLINTH_LOG_NOTICE, 2);
+CONST(PLINTH_LOG_WARNING, 3);
+CONST(PLINTH_SET_KEEPTTL, 0x1u);
+CONST(PLINTH_MOVE_NX, 0x1u);
+CONST(PLINTH_MOVE_COPY, 0x2u);
+CONST(PLINTH_MOVE_REPLACE, 0x4u);
+CONST(PLINTH_CLIENT_NAME, 1);
+CONST(PLINTH_CLIENT_LIB_NAME, 2);
+CONST(PLINTH_CLIENT_LIB_VER, 3);
+CONST(PLINTH_KILL_ID, 1);
+CONST(PLINTH_KILL_ADDR, 2);
+CONST(PLINTH_KILL_LADDR, 3);
+CONST(PLINTH_ENC_RAW, 0);
+CONST(PLINTH_ENC_INT, 1);
+CONST(PLINTH_ENC_EMBSTR, 2);
+CONST(PLINTH_SHUTDOWN_NOSAVE, 0x1u);
+CONST(PLINTH_SHUTDOWN_SAVE, 0x2u);
+
+static int64_t fake_time_us(void) { return 0; }
+static int64_t fake_call_time_ms(plinth_call_t* call) {
+  (void)call;
+  return 0;
+}
+
+/* A host table that stops before call_time_ms, as an older host's would. */
+static int check_plinth_has(void) {
+  plinth_host_api_t api;
+  memset(&api, 0, sizeof api);
+  api.struct_size = (uint32_t)offsetof(plinth_host_api_t, call_time_ms);
+  api.time_us = fake_time_us;
+  api.call_time_ms = fake_call_time_ms;
+  if (!PLINTH_HAS(&api, time_us)) return 1;
+  if (PLINTH_HAS(&api, call_time_ms)) return 2; /* past struct_size: absent */
+  api.struct_size = sizeof api;
+  if (!PLINTH_HAS(&api, call_time_ms)) return 3;
+  api.call_time_ms = NULL;
+  if (PLINTH_HAS(&api, call_time_ms)) return 4; /* NULL: absent */
+  if (PLINTH_HAS((const plinth_host_api_t*)NULL, log_write)) return 5;
+  return 0;
+}
+
+int main(void) {
+  if (strcmp(PLINTH_ENTRY_SYMBOL, "plinth_plugin_entry_v1") != 0) return 10;
+  return check_plinth_has();
+}
