@@ -1,0 +1,83 @@
+// The counter commands: INCR, DECR, INCRBY, DECRBY and INCRBYFLOAT. The stored value keeps its
+// TTL, as Redis overwrites it in place. INCRBYFLOAT propagates as "SET key value KEEPTTL" so that
+// replicas and AOF replays never redo float arithmetic. Main thread only.
+#include <cmath>
+#include <string>
+
+#include "commands.h"
+#include "errors.h"
+#include "number.h"
+#include "string_values.h"
+
+namespace plinth::strings {
+namespace {
+
+// Adds incr to the integer at key (0 when missing) and replies the result.
+void IncrDecr(const Call& c, int64_t incr) {
+  std::string_view key = c.arg(1);
+  const plinth_value_t* v = nullptr;
+  if (!LookupString(c, key, &v)) return;
+  int64_t value = 0;
+  if (v && !ParseInt64(Bytes(v), &value)) {
+    c.Error(kErrNotInteger);
+    return;
+  }
+  int64_t result = 0;
+  if (!AddInt64(value, incr, &result)) {
+    c.Error(kErrOverflow);
+    return;
+  }
+  PutString(c, key, FormatInt64(result), PLINTH_SET_KEEPTTL);
+  c.Integer(result);
+}
+
+}  // namespace
+
+void IncrCommand(Call& c) { IncrDecr(c, 1); }
+
+void DecrCommand(Call& c) { IncrDecr(c, -1); }
+
+void IncrByCommand(Call& c) {
+  int64_t incr = 0;
+  if (!ParseInt64(c.arg(2), &incr)) {
+    c.Error(kErrNotInteger);
+    return;
+  }
+  IncrDecr(c, incr);
+}
+
+void DecrByCommand(Call& c) {
+  int64_t decr = 0;
+  if (!ParseInt64(c.arg(2), &decr)) {
+    c.Error(kErrNotInteger);
+    return;
+  }
+  // Negating INT64_MIN does not fit: Redis refuses it before looking at the key.
+  if (decr == INT64_MIN) {
+    c.Error(kErrDecrOverflow);
+    return;
+  }
+  IncrDecr(c, -decr);
+}
+
+void IncrByFloatCommand(Call& c) {
+  std::string_view key = c.arg(1);
+  const plinth_value_t* v = nullptr;
+  if (!LookupString(c, key, &v)) return;
+  long double value = 0, incr = 0;
+  if ((v && !ParseLongDouble(Bytes(v), &value)) || !ParseLongDouble(c.arg(2), &incr)) {
+    c.Error(kErrNotFloat);
+    return;
+  }
+  value += incr;
+  if (std::isnan(value) || std::isinf(value)) {
+    c.Error(kErrNanOrInf);
+    return;
+  }
+  std::string text = FormatLongDouble(value);
+  PutString(c, key, text, PLINTH_SET_KEEPTTL);
+  c.Bulk(text);
+  Propagate(c, "set", {key, text, "KEEPTTL"}, false);
+}
+
+}  // namespace plinth::strings

@@ -1,0 +1,43 @@
+// Shared handler helpers over the host API (see string_values.h).
+#include "string_values.h"
+
+#include "errors.h"
+
+namespace plinth::strings {
+
+bool LookupString(const Call& c, std::string_view key, const plinth_value_t** value) {
+  const plinth_value_t* v = c.Get(key);
+  if (v && sdk::Api().value_type(v) != PLINTH_TYPE_STRING) {
+    c.Error(kErrWrongType);
+    return false;
+  }
+  *value = v;
+  return true;
+}
+
+std::string_view Bytes(const plinth_value_t* value) {
+  return value ? sdk::StringOf(value) : std::string_view();
+}
+
+void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags) {
+  c.Put(key, sdk::Value::String(s), flags);
+}
+
+int64_t MaxBulkLen() { return sdk::Api().option_get_int("proto-max-bulk-len", int64_t{512} << 20); }
+
+bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,
+               bool validate) {
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  argv.reserve(args.size());
+  lens.reserve(args.size());
+  for (std::string_view a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  uint32_t flags = validate ? 0u : PLINTH_REPLICATE_NO_VALIDATE;
+  return sdk::Api().replicate(c.raw(), flags, command, static_cast<int32_t>(argv.size()),
+                              argv.data(), lens.data()) == PLINTH_OK;
+}
+
+}  // namespace plinth::strings

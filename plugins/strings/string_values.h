@@ -1,0 +1,40 @@
+// Helpers the string and bitmap command handlers share: typed key lookup (WRONGTYPE), storing
+// strings, the proto-max-bulk-len limit and rewritten propagation. Main thread only (they run
+// inside command handlers).
+#ifndef PLINTH_STRINGS_STRING_VALUES_H
+#define PLINTH_STRINGS_STRING_VALUES_H
+
+#include <cstdint>
+#include <plinth/plugin.hpp>
+#include <string_view>
+#include <vector>
+
+namespace plinth::strings {
+
+using sdk::Call;
+
+// Looks key up. Returns true with *value set (nullptr when the key is missing) when the key is
+// missing or holds a string; replies WRONGTYPE and returns false when it holds another type.
+// *value is borrowed until the key changes or the handler returns.
+bool LookupString(const Call& c, std::string_view key, const plinth_value_t** value);
+
+// The bytes of a string value (empty for nullptr).
+std::string_view Bytes(const plinth_value_t* value);
+
+// Stores a copy of s under key; flags PLINTH_SET_KEEPTTL keeps the key's TTL. Throws
+// std::bad_alloc when the host cannot allocate the value.
+void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags = 0);
+
+// The proto-max-bulk-len option: the largest string a command may build (512 MiB default).
+int64_t MaxBulkLen();
+
+// Replaces the verbatim propagation of the call with "command args..." (args exclude the
+// command name). With validate, the host checks that command exists with a fitting arity and
+// returns false (nothing emitted, the verbatim command propagates) when it does not; without,
+// nothing is checked (use it for this plugin's own commands).
+bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,
+               bool validate);
+
+}  // namespace plinth::strings
+
+#endif  // PLINTH_STRINGS_STRING_VALUES_H

@@ -1,0 +1,275 @@
+// The GET/SET family (GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX)
+// and the registration table of the whole string group. Replies, error texts and propagated
+// forms follow Redis 7.0. Main thread only.
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "errors.h"
+#include "number.h"
+#include "set_options.h"
+#include "string_values.h"
+
+namespace plinth::strings {
+namespace {
+
+// Replies with key's string value (GET), null when missing. Returns false after replying
+// WRONGTYPE.
+bool ReplyStringOrNull(const Call& c, std::string_view key) {
+  const plinth_value_t* v = nullptr;
+  if (!LookupString(c, key, &v)) return false;
+  if (v) {
+    c.ValueReply(v);
+  } else {
+    c.Null();
+  }
+  return true;
+}
+
+// Resolves an expire option to an absolute time or replies its error. command names the
+// command in "invalid expire time in '<command>' command".
+bool ResolveExpireOrReply(const Call& c, const SetOptions& o, const char* command,
+                          int64_t* when_ms) {
+  switch (ResolveExpire(o.expire, o.expire_arg, c.NowMs(), when_ms)) {
+    case ExpireStatus::kOk:
+      return true;
+    case ExpireStatus::kNotInteger:
+      c.Error(kErrNotInteger);
+      return false;
+    case ExpireStatus::kInvalid:
+      c.Error(std::string("ERR invalid expire time in '") + command + "' command");
+      return false;
+  }
+  return false;
+}
+
+// How SetGeneric answers when it stores (ok) or skips because of NX/XX (abort).
+enum class SetReplies { kOkOrNull, kOneOrZero };
+
+// The shared core of SET, SETNX, SETEX and PSETEX, in Redis's order: the expire is checked,
+// then GET replies the old value, then NX/XX decide. A stored key with an expire propagates
+// as "SET key value PXAT <ms>" so replicas and AOF replays get the same absolute time.
+void SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::string_view value,
+                const char* command, SetReplies replies) {
+  int64_t when = 0;
+  if (o.expire != ExpireKind::kNone && !ResolveExpireOrReply(c, o, command, &when)) return;
+  if (o.get && !ReplyStringOrNull(c, key)) return;
+  bool found = c.Get(key) != nullptr;
+  if ((o.nx && found) || (o.xx && !found)) {
+    if (!o.get) {
+      if (replies == SetReplies::kOneOrZero) {
+        c.Integer(0);
+      } else {
+        c.Null();
+      }
+    }
+    return;
+  }
+  PutString(c, key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
+  if (o.expire != ExpireKind::kNone) {
+    c.ExpireSet(key, when);
+    std::string ms = FormatInt64(when);
+    Propagate(c, "set", {key, value, "PXAT", ms}, false);
+  }
+  if (!o.get) {
+    if (replies == SetReplies::kOneOrZero) {
+      c.Integer(1);
+    } else {
+      c.Ok();
+    }
+  }
+}
+
+void GetCommand(Call& c) { ReplyStringOrNull(c, c.arg(1)); }
+
+void SetCommand(Call& c) {
+  std::vector<std::string_view> args;
+  for (int i = 3; i < c.argc(); ++i) args.push_back(c.arg(i));
+  SetOptions o;
+  if (!ParseSetOptions(args, OptionsFor::kSet, &o)) {
+    c.Error(kErrSyntax);
+    return;
+  }
+  SetGeneric(c, o, c.arg(1), c.arg(2), "set", SetReplies::kOkOrNull);
+  // GET changes nothing on a replica: propagate the command without it, as Redis does (with
+  // an expire SetGeneric already propagated the rewritten form).
+  if (o.get && o.expire == ExpireKind::kNone) {
+    std::vector<std::string_view> rest = {c.arg(1), c.arg(2)};
+    for (std::string_view a : args) {
+      if (!IsGetOption(a)) rest.push_back(a);
+    }
+    Propagate(c, "set", rest, false);
+  }
+}
+
+void SetNxCommand(Call& c) {
+  SetOptions o;
+  o.nx = true;
+  SetGeneric(c, o, c.arg(1), c.arg(2), "setnx", SetReplies::kOneOrZero);
+}
+
+void SetExCommand(Call& c) {
+  SetOptions o;
+  o.expire = ExpireKind::kEx;
+  o.expire_arg = c.arg(2);
+  SetGeneric(c, o, c.arg(1), c.arg(3), "setex", SetReplies::kOkOrNull);
+}
+
+void PSetExCommand(Call& c) {
+  SetOptions o;
+  o.expire = ExpireKind::kPx;
+  o.expire_arg = c.arg(2);
+  SetGeneric(c, o, c.arg(1), c.arg(3), "psetex", SetReplies::kOkOrNull);
+}
+
+void GetSetCommand(Call& c) {
+  if (!ReplyStringOrNull(c, c.arg(1))) return;
+  PutString(c, c.arg(1), c.arg(2));
+}
+
+void GetDelCommand(Call& c) {
+  std::string_view key = c.arg(1);
+  if (!ReplyStringOrNull(c, key)) return;
+  if (c.Delete(key)) Propagate(c, "del", {key}, true);
+}
+
+void GetExCommand(Call& c) {
+  std::vector<std::string_view> args;
+  for (int i = 2; i < c.argc(); ++i) args.push_back(c.arg(i));
+  SetOptions o;
+  if (!ParseSetOptions(args, OptionsFor::kGetEx, &o)) {
+    c.Error(kErrSyntax);
+    return;
+  }
+  std::string_view key = c.arg(1);
+  const plinth_value_t* v = nullptr;
+  if (!LookupString(c, key, &v)) return;
+  if (!v) {
+    c.Null();
+    return;
+  }
+  int64_t when = 0;
+  if (o.expire != ExpireKind::kNone && !ResolveExpireOrReply(c, o, "getex", &when)) return;
+  c.ValueReply(v);
+  // GETEX itself is never propagated: it becomes DEL, PEXPIREAT or PERSIST. When the keys
+  // plugin that provides those is absent, an equivalent deterministic GETEX stands in.
+  bool absolute = o.expire == ExpireKind::kExAt || o.expire == ExpireKind::kPxAt;
+  if (absolute && when <= c.NowMs()) {
+    c.Delete(key);
+    Propagate(c, "del", {key}, true);
+  } else if (o.expire != ExpireKind::kNone) {
+    c.ExpireSet(key, when);
+    std::string ms = FormatInt64(when);
+    if (!Propagate(c, "pexpireat", {key, ms}, true)) {
+      Propagate(c, "getex", {key, "PXAT", ms}, false);
+    }
+  } else if (o.persist && c.ExpireGet(key) >= 0) {
+    c.ExpireSet(key, -1);
+    Propagate(c, "persist", {key}, true);
+  }
+}
+
+void MGetCommand(Call& c) {
+  int n = c.argc() - 1;
+  c.Array(n);
+  for (int i = 1; i <= n; ++i) {
+    const plinth_value_t* v = c.Get(c.arg(i));
+    if (v && sdk::Api().value_type(v) == PLINTH_TYPE_STRING) {
+      c.ValueReply(v);
+    } else {
+      c.Null();
+    }
+  }
+}
+
+// MSET and MSETNX: pairs of key value; with nx nothing is stored when any key exists.
+void MSetGeneric(Call& c, bool nx) {
+  if (c.argc() % 2 == 0) {
+    c.Error(nx ? "ERR wrong number of arguments for 'msetnx' command"
+               : "ERR wrong number of arguments for 'mset' command");
+    return;
+  }
+  if (nx) {
+    for (int i = 1; i < c.argc(); i += 2) {
+      if (c.Get(c.arg(i))) {
+        c.Integer(0);
+        return;
+      }
+    }
+  }
+  for (int i = 1; i < c.argc(); i += 2) PutString(c, c.arg(i), c.arg(i + 1));
+  if (nx) {
+    c.Integer(1);
+  } else {
+    c.Ok();
+  }
+}
+
+void MSetCommand(Call& c) { MSetGeneric(c, false); }
+void MSetNxCommand(Call& c) { MSetGeneric(c, true); }
+
+constexpr uint32_t kW = PLINTH_CMD_WRITE;
+constexpr uint32_t kR = PLINTH_CMD_READONLY;
+constexpr uint32_t kF = PLINTH_CMD_FAST;
+constexpr uint32_t kM = PLINTH_CMD_DENYOOM;
+#define PLINTH_STRINGS_EXPIRE_ARGS \
+  "EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds"
+constexpr const char* kSetArgs = "key value [NX|XX] [GET] [" PLINTH_STRINGS_EXPIRE_ARGS "|KEEPTTL]";
+constexpr const char* kGetExArgs = "key [" PLINTH_STRINGS_EXPIRE_ARGS "|PERSIST]";
+#undef PLINTH_STRINGS_EXPIRE_ARGS
+
+}  // namespace
+
+bool RegisterStringCommands() {
+  using sdk::CommandDef;
+  const char* s = "string";
+  const CommandDef defs[] = {
+      {"get", 2, kR | kF, 1, 1, 1, GetCommand, s, "key", "Get the value of a key", "1.0.0"},
+      {"set", -3, kW | kM, 1, 1, 1, SetCommand, s, kSetArgs, "Set the string value of a key",
+       "1.0.0"},
+      {"setnx", 3, kW | kM | kF, 1, 1, 1, SetNxCommand, s, "key value",
+       "Set the value of a key, only if the key does not exist", "1.0.0"},
+      {"setex", 4, kW | kM, 1, 1, 1, SetExCommand, s, "key seconds value",
+       "Set the value and expiration of a key", "2.0.0"},
+      {"psetex", 4, kW | kM, 1, 1, 1, PSetExCommand, s, "key milliseconds value",
+       "Set the value and expiration in milliseconds of a key", "2.6.0"},
+      {"getset", 3, kW | kM | kF, 1, 1, 1, GetSetCommand, s, "key value",
+       "Set the string value of a key and return its old value", "1.0.0"},
+      {"getdel", 2, kW | kF, 1, 1, 1, GetDelCommand, s, "key",
+       "Get the value of a key and delete the key", "6.2.0"},
+      {"getex", -2, kW | kF, 1, 1, 1, GetExCommand, s, kGetExArgs,
+       "Get the value of a key and optionally set its expiration", "6.2.0"},
+      {"mget", -2, kR | kF, 1, -1, 1, MGetCommand, s, "key [key ...]",
+       "Get the values of all the given keys", "1.0.0"},
+      {"mset", -3, kW | kM, 1, -1, 2, MSetCommand, s, "key value [key value ...]",
+       "Set multiple keys to multiple values", "1.0.1"},
+      {"msetnx", -3, kW | kM, 1, -1, 2, MSetNxCommand, s, "key value [key value ...]",
+       "Set multiple keys to multiple values, only if none of the keys exist", "1.0.1"},
+      {"append", 3, kW | kM | kF, 1, 1, 1, AppendCommand, s, "key value", "Append a value to a key",
+       "2.0.0"},
+      {"strlen", 2, kR | kF, 1, 1, 1, StrlenCommand, s, "key",
+       "Get the length of the value stored in a key", "2.2.0"},
+      {"incr", 2, kW | kM | kF, 1, 1, 1, IncrCommand, s, "key",
+       "Increment the integer value of a key by one", "1.0.0"},
+      {"decr", 2, kW | kM | kF, 1, 1, 1, DecrCommand, s, "key",
+       "Decrement the integer value of a key by one", "1.0.0"},
+      {"incrby", 3, kW | kM | kF, 1, 1, 1, IncrByCommand, s, "key increment",
+       "Increment the integer value of a key by the given amount", "1.0.0"},
+      {"decrby", 3, kW | kM | kF, 1, 1, 1, DecrByCommand, s, "key decrement",
+       "Decrement the integer value of a key by the given number", "1.0.0"},
+      {"incrbyfloat", 3, kW | kM | kF, 1, 1, 1, IncrByFloatCommand, s, "key increment",
+       "Increment the float value of a key by the given amount", "2.6.0"},
+      {"getrange", 4, kR, 1, 1, 1, GetRangeCommand, s, "key start end",
+       "Get a substring of the string stored at a key", "2.4.0"},
+      {"substr", 4, kR, 1, 1, 1, GetRangeCommand, s, "key start end",
+       "Get a substring of the string stored at a key", "1.0.0"},
+      {"setrange", 4, kW | kM, 1, 1, 1, SetRangeCommand, s, "key offset value",
+       "Overwrite part of a string at key starting at the specified offset", "2.2.0"},
+      {"lcs", -3, kR, 1, 2, 1, LcsCommand, s,
+       "key1 key2 [LEN] [IDX] [MINMATCHLEN min-match-len] [WITHMATCHLEN]",
+       "Find longest common substring", "7.0.0"},
+  };
+  return sdk::RegisterCommands(defs);
+}
+
+}  // namespace plinth::strings
