@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, a
-# 60-second fuzz run of the RESP parser, then the normal build and its full test suite (last, so
+# Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, the
+# threaded tests under TSan, a 60-second fuzz run of the RESP parser, then the normal build and its full test suite (last, so
 # the closing ctest line counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,12 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=add
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE no-sanitizer
+
+echo "== TSan build of the threaded tests"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thread \
+  -DPLINTH_BUILD_BENCH=OFF >/dev/null
+cmake --build build-tsan -j"$jobs" --target host_threaded_test
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
 
 echo "== RESP parser fuzzing (60 s)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \

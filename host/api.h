@@ -13,4 +13,7 @@ void FillCallApi(plinth_host_api_t* t);    // arguments, replies, keys, values, 
 void FillServerApi(plinth_host_api_t* t);  // registration, options, timers, logging
 void FillClientApi(plinth_host_api_t* t);  // client, propagation, info, config, server
 
+// Stops and frees a timer (timer_stop).
+void TimerStop(plinth_timer_t* timer);
+
 }  // namespace plinth::host

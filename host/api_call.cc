@@ -23,6 +23,7 @@ const char* CallArg(plinth_call_t* call, int32_t i, size_t* len) {
 
 void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
           double dbl = 0, const char* ext = nullptr) {
+  AssertMainThread("reply_*");
   call->replies++;
   if (!call->client) return;
   plinth_reply_item_t item;
@@ -108,6 +109,7 @@ Db& CallDb(plinth_call_t* c) { return Srv().dbs[c->db]; }
 
 // The live entry for key, expiring it first when its time has come.
 Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
+  AssertMainThread("key_*");
   Entry* e = CallDb(c).Find(key);
   if (e && e->expire_ms >= 0 && e->expire_ms <= c->now_ms) {
     ExpireKey(c->db, key);

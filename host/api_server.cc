@@ -27,6 +27,7 @@ void MemFree(void* p) { std::free(p); }
 
 // Registration is allowed only from the plugin's own init.
 bool InInit(plinth_plugin_t* self, const char* what) {
+  AssertMainThread(what);
   if (self && Srv().loading == self) return true;
   Log(LogLevel::kWarning, "%s: %s refused: registration is only allowed during init",
       self ? self->name.c_str() : "?", what);
@@ -120,14 +121,19 @@ plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn, 
   uv_timer_init(Srv().loop, &t->handle);
   t->handle.data = t;
   uv_timer_start(&t->handle, OnTimer, ms, repeat_ms);
+  if (Srv().loading) Srv().loading->init_timers.push_back(t);
   return t;
 }
+}  // namespace
+
 void TimerStop(plinth_timer_t* t) {
   if (!t) return;
   uv_timer_stop(&t->handle);
   uv_close(reinterpret_cast<uv_handle_t*>(&t->handle),
            [](uv_handle_t* h) { delete static_cast<plinth_timer*>(h->data); });
 }
+
+namespace {
 
 int32_t LoopPost(plinth_task_fn fn, void* arg) {
   Server& s = Srv();

@@ -96,7 +96,14 @@ void ProcessInput(Client* c) {
       break;
     }
   }
-  if (c->qpos == c->qlen) c->qpos = c->qlen = 0;
+  if (c->qpos == c->qlen) {
+    c->qpos = c->qlen = 0;
+    if (c->qcap > kReadChunk) {  // a big request is done: give its buffer back
+      std::free(c->qbuf);
+      c->qbuf = nullptr;
+      c->qcap = 0;
+    }
+  }
 }
 
 void ReadFromClient(Client* c) {
@@ -250,6 +257,9 @@ bool ClientWrite(Client* c) {
       left -= take;
       if (seg.sent == seg.len && (c->out.size() > 1 || seg.cap == 0)) {
         FreeSeg(seg);
+        c->out.pop_front();
+      } else if (seg.sent == seg.len && seg.cap > kOutChunk) {
+        FreeSeg(seg);  // a big reply is done: give its buffer back
         c->out.pop_front();
       } else if (seg.sent == seg.len) {
         seg.len = seg.sent = 0;  // keep the last copy buffer for the next replies

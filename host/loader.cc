@@ -113,11 +113,13 @@ bool LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::st
   int32_t rc = d->init(plugin.get(), HostApi());
   s.loading = nullptr;
   if (rc != PLINTH_OK) {
+    for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
     s.registry.RemoveOwner(plugin->name);
     s.options.UnregisterOwner(plugin->name);
     TypeUnregisterOwner(plugin->name);
     return Fail(path, "init", "init returned an error (see the lines above)", opt, error);
   }
+  plugin->init_timers.clear();  // the plugin owns them from now on
   Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
       d->version ? d->version : "", path.c_str());
   s.plugins.push_back(std::move(plugin));

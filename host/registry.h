@@ -19,6 +19,7 @@ struct plinth_plugin {
   const plinth_plugin_descriptor_t* descriptor = nullptr;
   void* handle = nullptr;
   bool optional = false;
+  std::vector<plinth_timer_t*> init_timers;  // started during init: stopped if init fails
 };
 
 namespace plinth::host {

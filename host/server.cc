@@ -6,7 +6,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "host/client.h"
 #include "host/cron.h"
@@ -88,8 +90,22 @@ int64_t NowUs() {
 }
 int64_t NowMs() { return NowUs() / 1000; }
 
+#ifndef NDEBUG
+namespace {
+std::thread::id g_main_thread;
+}
+void AssertMainThread(const char* function) {
+  if (std::this_thread::get_id() == g_main_thread) return;
+  Log(LogLevel::kWarning, "%s called off the main thread: this is a plugin bug", function);
+  std::abort();
+}
+#endif
+
 void ServerInit() {
   Server& s = Srv();
+#ifndef NDEBUG
+  g_main_thread = std::this_thread::get_id();
+#endif
   s.loop = uv_default_loop();
   s.start_ms = NowMs();
   signal(SIGPIPE, SIG_IGN);

@@ -93,6 +93,14 @@ int64_t NowUs();
 // *err when a configured value is invalid.
 bool RegisterHostOptions(std::string* err);
 
+// Debug builds abort when a main-thread-only host function runs on another thread; release
+// builds compile it away.
+#ifndef NDEBUG
+void AssertMainThread(const char* function);
+#else
+inline void AssertMainThread(const char*) {}
+#endif
+
 // Prepares the loop, databases and handles. Call once before loading plugins.
 void ServerInit();
 // Starts the transports and runs the loop until shutdown. Returns the exit code.

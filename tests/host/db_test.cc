@@ -78,8 +78,9 @@ TEST_CASE("db: scan visits every key exactly when nothing changes") {
   CHECK(ScanAll(db, 10).size() == 5000);
 }
 
-TEST_CASE("db: scan never misses a key present for the whole scan while the table grows and "
-          "shrinks") {
+TEST_CASE(
+    "db: scan never misses a key present for the whole scan while the table grows and "
+    "shrinks") {
   Db db;
   for (int i = 0; i < 2000; ++i) Put(db, "stay:" + std::to_string(i));
   int step = 0;
@@ -87,9 +88,11 @@ TEST_CASE("db: scan never misses a key present for the whole scan while the tabl
     // Grow a lot, then shrink, between cursor calls.
     ++step;
     if (step < 40)
-      for (int j = 0; j < 300; ++j) Put(db, "tmp:" + std::to_string(step) + ":" + std::to_string(j));
+      for (int j = 0; j < 300; ++j)
+        Put(db, "tmp:" + std::to_string(step) + ":" + std::to_string(j));
     else if (step < 80)
-      for (int j = 0; j < 300; ++j) db.Delete("tmp:" + std::to_string(step - 39) + ":" + std::to_string(j));
+      for (int j = 0; j < 300; ++j)
+        db.Delete("tmp:" + std::to_string(step - 39) + ":" + std::to_string(j));
   });
   for (int i = 0; i < 2000; ++i) CHECK(seen.count("stay:" + std::to_string(i)) == 1);
 }

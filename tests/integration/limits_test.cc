@@ -1,0 +1,132 @@
+// ROBUSTNESS.md items 13-18: every limit has Redis's name, a safe default, and holds.
+#include <doctest/doctest.h>
+#include <sys/socket.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_server.h"
+
+using plinth::testing::Multibulk;
+using plinth::testing::RespConn;
+using plinth::testing::TestServer;
+
+namespace {
+
+long long InfoField(RespConn& c, const std::string& section, const std::string& name) {
+  std::string info = c.Cmd({"INFO", section});
+  auto at = info.find("\n" + name + ":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(info.c_str() + at + name.size() + 2);
+}
+
+void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+}  // namespace
+
+TEST_CASE("limits: a bulk of exactly proto-max-bulk-len is accepted, one byte more is not") {
+  TestServer s({"--proto-max-bulk-len", "1mb"});
+  RespConn c(s.port());
+  std::string exact(1024 * 1024, 'x');
+  CHECK(c.Cmd({"SET", "k", exact}) == "+OK\r\n");
+  CHECK(c.Cmd({"STRLEN", "k"}) == ":1048576\r\n");
+  RespConn d(s.port());
+  d.Send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1048577\r\n");
+  CHECK(d.Read() == "-ERR Protocol error: invalid bulk length\r\n");
+  CHECK(d.WaitClosed());
+}
+
+TEST_CASE("limits: a query buffer over client-query-buffer-limit closes the client") {
+  TestServer s({"--client-query-buffer-limit", "1mb"});
+  RespConn c(s.port());
+  c.Send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$4000000\r\n");
+  c.Send(std::string(2 * 1024 * 1024, 'x'));
+  CHECK(c.WaitClosed());
+  RespConn other(s.port());
+  CHECK(InfoField(other, "stats", "client_query_buffer_limit_disconnections") == 1);
+  CHECK(s.Log().find("max query buffer") != std::string::npos);
+}
+
+TEST_CASE("limits: a client that never reads is closed at the output hard limit") {
+  TestServer s({"--client-output-buffer-limit", "normal 4mb 0 0"});
+  RespConn setup(s.port());
+  CHECK(setup.Cmd({"SET", "big", std::string(256 * 1024, 'v')}) == "+OK\r\n");
+  RespConn lazy(s.port());
+  int small = 4096;
+  setsockopt(lazy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  std::string gets;
+  for (int i = 0; i < 400; ++i) gets += Multibulk({"GET", "big"});  // 100 MB of replies
+  lazy.Send(gets);
+  for (int i = 0;
+       i < 100 && InfoField(setup, "stats", "client_output_buffer_limit_disconnections") < 1; ++i)
+    Sleep(50);
+  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 1);
+  CHECK(InfoField(setup, "memory", "used_memory") < 64LL * 1024 * 1024);
+}
+
+TEST_CASE("limits: over the soft limit for its seconds closes the client") {
+  TestServer s({"--client-output-buffer-limit", "normal 0 2mb 1"});
+  RespConn setup(s.port());
+  CHECK(setup.Cmd({"SET", "big", std::string(256 * 1024, 'v')}) == "+OK\r\n");
+  RespConn lazy(s.port());
+  int small = 4096;
+  setsockopt(lazy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  std::string gets;
+  for (int i = 0; i < 64; ++i) gets += Multibulk({"GET", "big"});
+  lazy.Send(gets);
+  Sleep(300);
+  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 0);
+  for (int i = 0;
+       i < 60 && InfoField(setup, "stats", "client_output_buffer_limit_disconnections") < 1; ++i)
+    Sleep(50);
+  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 1);
+}
+
+TEST_CASE("limits: maxclients + 1 gets the Redis error and is closed") {
+  TestServer s({"--maxclients", "3"});
+  RespConn a(s.port()), b(s.port()), c(s.port());
+  CHECK(a.Cmd({"PING"}) == "+PONG\r\n");
+  RespConn d(s.port());
+  CHECK(d.Read() == "-ERR max number of clients reached\r\n");
+  CHECK(d.WaitClosed());
+  CHECK(c.Cmd({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("limits: requirepass needs AUTH, and unauthenticated clients can't send big requests") {
+  TestServer s({"--requirepass", "s3cret"});
+  RespConn c(s.port());
+  CHECK(c.Cmd({"GET", "k"}) == "-NOAUTH Authentication required.\r\n");
+  CHECK(c.Cmd({"AUTH", "wrong"}).rfind("-WRONGPASS", 0) == 0);
+  CHECK(c.Cmd({"AUTH", "s3cret"}) == "+OK\r\n");
+  CHECK(c.Cmd({"SET", "k", "v"}) == "+OK\r\n");
+  RespConn big(s.port());
+  std::vector<std::string> many(20, "x");
+  many[0] = "MSET";
+  big.Send(Multibulk(many));
+  CHECK(big.Read() == "-ERR Protocol error: unauthenticated multibulk length\r\n");
+  CHECK(big.WaitClosed());
+  RespConn bulk(s.port());
+  bulk.Send("*2\r\n$4\r\nAUTH\r\n$100000\r\n");
+  CHECK(bulk.Read() == "-ERR Protocol error: unauthenticated bulk length\r\n");
+}
+
+TEST_CASE("limits: protected mode admits loopback clients when no password is set") {
+  TestServer s;  // protected-mode yes by default
+  RespConn c(s.port());
+  CHECK(c.Cmd({"CONFIG", "GET", "protected-mode"}) ==
+        "*2\r\n$14\r\nprotected-mode\r\n$3\r\nyes\r\n");
+  CHECK(c.Cmd({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("limits: idle clients and half-sent commands are closed after timeout") {
+  TestServer s({"--timeout", "1"});
+  RespConn idle(s.port());
+  RespConn half(s.port());
+  half.Send("*2\r\n$3\r\nGET\r\n$10\r\nab");
+  CHECK(idle.WaitClosed(5000));
+  CHECK(half.WaitClosed(5000));
+  RespConn fresh(s.port());
+  CHECK(InfoField(fresh, "stats", "client_timeout_disconnections") == 2);
+}

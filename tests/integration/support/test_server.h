@@ -1,0 +1,75 @@
+// Integration-test support: runs the real plinth-server as a child process on a free loopback
+// port, and a small RESP client over a real socket that returns replies as raw protocol text.
+#pragma once
+
+#include <sys/types.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::testing {
+
+// A loopback TCP port that was free a moment ago.
+int FreePort();
+
+class TestServer {
+ public:
+  // Starts plinth-server with --port <free> plus extra arguments and waits until it accepts
+  // connections (or fails the test if it exits or does not within 10 s).
+  explicit TestServer(std::vector<std::string> extra = {});
+  ~TestServer();
+  TestServer(const TestServer&) = delete;
+  TestServer& operator=(const TestServer&) = delete;
+
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  // Sends SIGTERM and returns the exit status (or -signal). Idempotent.
+  int Stop();
+  // What the server wrote to stderr so far.
+  std::string Log() const;
+
+ private:
+  int port_ = 0;
+  pid_t pid_ = -1;
+  int status_ = 0;
+  std::string log_path_;
+};
+
+// Runs plinth-server with args to completion (for refused starts). Returns the exit status and
+// fills *output with stdout+stderr.
+int RunServerToExit(const std::vector<std::string>& args, std::string* output, int timeout_s = 10);
+
+class RespConn {
+ public:
+  explicit RespConn(int port);
+  ~RespConn();
+  RespConn(const RespConn&) = delete;
+  RespConn& operator=(const RespConn&) = delete;
+
+  // Writes raw bytes.
+  void Send(std::string_view bytes);
+  // Reads one complete reply (any RESP2/RESP3 type, aggregates whole) as raw text. Returns ""
+  // when the server closed the connection or nothing complete arrived within timeout_ms.
+  std::string Read(int timeout_ms = 5000);
+  // Sends args as a multibulk request and reads the reply.
+  std::string Cmd(const std::vector<std::string>& args);
+  std::string Cmd(std::initializer_list<std::string_view> args);
+  // True when the server closes the connection within timeout_ms (pending replies discarded).
+  bool WaitClosed(int timeout_ms = 3000);
+  int fd() const { return fd_; }
+
+ private:
+  bool Fill(int timeout_ms);
+  int fd_ = -1;
+  std::string buf_;
+  bool eof_ = false;
+};
+
+// Encodes args as a RESP multibulk request.
+std::string Multibulk(const std::vector<std::string>& args);
+// Length of the first complete RESP reply in data, or 0 if incomplete.
+size_t CompleteReplyLength(std::string_view data);
+
+}  // namespace plinth::testing
