@@ -49,11 +49,14 @@ enum class SetReplies { kOkOrNull, kOneOrZero };
 // The shared core of SET, SETNX, SETEX and PSETEX, in Redis's order: the expire is checked,
 // then GET replies the old value, then NX/XX decide. A stored key with an expire propagates
 // as "SET key value PXAT <ms>" so replicas and AOF replays get the same absolute time.
-void SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::string_view value,
+// Returns true when the key was stored.
+bool SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::string_view value,
                 const char* command, SetReplies replies) {
   int64_t when = 0;
-  if (o.expire != ExpireKind::kNone && !ResolveExpireOrReply(c, o, command, &when)) return;
-  if (o.get && !ReplyStringOrNull(c, key)) return;
+  if (o.expire != ExpireKind::kNone && !ResolveExpireOrReply(c, o, command, &when)) {
+    return false;
+  }
+  if (o.get && !ReplyStringOrNull(c, key)) return false;
   bool found = c.Get(key) != nullptr;
   if ((o.nx && found) || (o.xx && !found)) {
     if (!o.get) {
@@ -63,7 +66,7 @@ void SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
         c.Null();
       }
     }
-    return;
+    return false;
   }
   PutString(c, key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
   if (o.expire != ExpireKind::kNone) {
@@ -78,6 +81,7 @@ void SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
       c.Ok();
     }
   }
+  return true;
 }
 
 void GetCommand(Call& c) { ReplyStringOrNull(c, c.arg(1)); }
@@ -90,10 +94,10 @@ void SetCommand(Call& c) {
     c.Error(kErrSyntax);
     return;
   }
-  SetGeneric(c, o, c.arg(1), c.arg(2), "set", SetReplies::kOkOrNull);
+  bool stored = SetGeneric(c, o, c.arg(1), c.arg(2), "set", SetReplies::kOkOrNull);
   // GET changes nothing on a replica: propagate the command without it, as Redis does (with
   // an expire SetGeneric already propagated the rewritten form).
-  if (o.get && o.expire == ExpireKind::kNone) {
+  if (stored && o.get && o.expire == ExpireKind::kNone) {
     std::vector<std::string_view> rest = {c.arg(1), c.arg(2)};
     for (std::string_view a : args) {
       if (!IsGetOption(a)) rest.push_back(a);

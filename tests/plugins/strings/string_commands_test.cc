@@ -216,6 +216,21 @@ TEST_CASE("strings commands: SET clears a TTL and drops GET from what it propaga
   CHECK(f.Propagated() == std::vector<std::string>{"set k y PXAT 1700000005000"});
 }
 
+TEST_CASE("strings commands: SET GET that stores nothing propagates nothing") {
+  Fixture f;
+  CHECK(f.Run({"set", "k", "v"}) == "OK");
+  CHECK(f.Run({"mkother", "o"}) == "OK");
+  f.host.ClearPropagated();
+  CHECK(f.Run({"set", "k", "w", "NX", "GET"}) == "\"v\"");
+  CHECK(f.Run({"set", "n", "w", "XX", "GET"}) == "(nil)");
+  CHECK(f.Run({"set", "o", "w", "GET"}) ==
+        "(error) WRONGTYPE Operation against a key holding the wrong kind of value");
+  CHECK(f.Run({"set", "k", "w", "GET", "EX", "0"}) ==
+        "(error) ERR invalid expire time in 'set' command");
+  CHECK(f.Propagated().empty());
+  CHECK(f.host.GetString("k") == "v");
+}
+
 TEST_CASE("strings commands: SETEX and PSETEX propagate the absolute time") {
   Fixture f;
   CHECK(f.Run({"setex", "k", "10", "v"}) == "OK");
