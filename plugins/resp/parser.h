@@ -1,0 +1,97 @@
+// plinth::resp::Parser: the per-connection, incremental RESP request parser (multibulk and
+// inline). Called by the protocol hooks on any thread, one connection at a time.
+#ifndef PLINTH_PLUGINS_RESP_PARSER_H
+#define PLINTH_PLUGINS_RESP_PARSER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::resp {
+
+// Longest inline line, and longest pending multibulk/bulk count line, before a protocol error.
+inline constexpr size_t kInlineMaxSize = 64 * 1024;
+// Largest multibulk count accepted.
+inline constexpr int64_t kMaxMultibulkLen = 1024LL * 1024 * 1024;
+// Tighter limits for a client that has not authenticated yet.
+inline constexpr int64_t kUnauthMultibulkLen = 10;
+inline constexpr int64_t kUnauthBulkLen = 16384;
+// Default of proto-max-bulk-len (512mb).
+inline constexpr int64_t kDefaultMaxBulkLen = 512LL * 1024 * 1024;
+
+enum class ParseStatus {
+  kOk,        // a request is ready: argc()/argv()/argvlen(); consumed bytes form it
+  kNeedMore,  // call again with the same bytes plus more; consumed is 0
+  kError,     // error() holds the protocol error; the connection should close
+  kEmpty,     // consumed bytes held no command (blank line, *0, *-1)
+};
+
+struct ParseLimits {
+  int64_t max_bulk_len = kDefaultMaxBulkLen;  // proto-max-bulk-len
+  bool unauthenticated = false;               // apply kUnauth* limits
+};
+
+struct ParseResult {
+  ParseStatus status = ParseStatus::kNeedMore;
+  size_t consumed = 0;   // bytes of buf used (kOk, kEmpty); 0 otherwise
+  size_t need_hint = 0;  // kNeedMore inside a bulk: total bytes the request needs; else 0
+};
+
+class Parser {
+ public:
+  // Parses one request from buf[0, len). Resume contract: after kNeedMore the next call must
+  // pass the same bytes again (possibly at another address) plus any that arrived; progress is
+  // kept as offsets, so no byte is scanned twice and a request costs O(its size) however it is
+  // split. A call with fewer bytes than the previous kNeedMore call restarts the request.
+  // After kOk the arguments point into buf (multibulk) or into this parser (inline) and stay
+  // valid until the next Parse or Reset. Never throws except std::bad_alloc.
+  ParseResult Parse(const char* buf, size_t len, const ParseLimits& limits);
+
+  // The request of the last kOk.
+  int argc() const { return static_cast<int>(argv_.size()); }
+  const char* const* argv() const { return argv_.data(); }
+  const size_t* argvlen() const { return arg_len_.data(); }
+
+  // The error of the last kError: "Protocol error: ..." without CR, LF or NUL.
+  const std::string& error() const { return error_; }
+
+  // Forgets any partial request.
+  void Reset();
+
+  // Argument slots currently allocated (to check that a huge count preallocates nothing).
+  size_t ArgCapacityForTest() const { return arg_off_.capacity(); }
+
+ private:
+  enum class State { kStart, kCount, kBulkHeader, kBulkPayload, kInline };
+  enum class Line { kFound, kNeedMore, kTooBig, kBadCrlf };
+
+  // Each step returns a result for the caller, or nullopt after moving to the next state.
+  std::optional<ParseResult> ParseCount(const char* buf, size_t len, const ParseLimits& limits);
+  std::optional<ParseResult> ParseBulkHeader(const char* buf, size_t len,
+                                             const ParseLimits& limits);
+  std::optional<ParseResult> ParseBulkPayload(const char* buf, size_t len);
+  std::optional<ParseResult> ParseInline(const char* buf, size_t len);
+  Line FindCrlf(const char* buf, size_t len, size_t* cr);
+  ParseResult Fail(std::string_view message);
+  ParseResult Done(ParseStatus status, size_t consumed);
+  void BeginRequest();
+
+  State state_ = State::kStart;
+  size_t seen_len_ = 0;          // len of the previous kNeedMore call
+  size_t line_ = 0;              // start of the current count line or element
+  size_t scan_ = 0;              // where the search for the line end resumes
+  int64_t remaining_ = 0;        // elements still expected
+  size_t bulk_len_ = 0;          // length of the bulk being read (kBulkPayload)
+  std::vector<size_t> arg_off_;  // argument offsets into buf (multibulk) or inline_store_
+  std::vector<size_t> arg_len_;
+  std::vector<const char*> argv_;
+  std::string inline_store_;
+  std::string error_;
+};
+
+}  // namespace plinth::resp
+
+#endif  // PLINTH_PLUGINS_RESP_PARSER_H
