@@ -1,0 +1,220 @@
+// The tcp plugin's descriptor: registers the TCP + unix socket transport and its options
+// (bind, port, tcp-backlog, tcp-keepalive, unixsocket, unixsocketperm). start/stop/accept/close
+// run on the main thread; read and writev on any thread, one per connection at a time.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <plinth/plugin.hpp>
+#include <string>
+#include <vector>
+
+#include "address.h"
+#include "conn.h"
+#include "listener.h"
+
+namespace {
+
+using namespace plinth::tcp;
+
+static_assert(kIoAgain == PLINTH_IO_AGAIN && kIoError == PLINTH_IO_ERROR);
+// plinth_iovec_t is laid out like struct iovec, so writev hands the array to the kernel as is.
+static_assert(sizeof(plinth_iovec_t) == sizeof(iovec) &&
+              offsetof(plinth_iovec_t, base) == offsetof(iovec, iov_base) &&
+              offsetof(plinth_iovec_t, len) == offsetof(iovec, iov_len));
+
+struct Conn {
+  int fd;
+};
+
+struct State {
+  int32_t transport_id = -1;
+  std::vector<Listener> listeners;
+  WarningThrottle fd_warning{std::chrono::seconds(1)};
+};
+State g_state;
+
+const plinth_host_api_t& Api() { return plinth::sdk::Api(); }
+
+void Log(LogLevel level, const std::string& text) {
+  Api().log_write(plinth::sdk::Host::self,
+                  level == LogLevel::kWarning ? PLINTH_LOG_WARNING : PLINTH_LOG_NOTICE, text.data(),
+                  text.size());
+}
+
+std::string OptionString(const char* name) {
+  std::string value(256, '\0');
+  int64_t n = Api().option_get_string(name, value.data(), value.size());
+  if (n < 0) return "";
+  if (static_cast<size_t>(n) >= value.size()) {
+    value.assign(static_cast<size_t>(n) + 1, '\0');
+    n = Api().option_get_string(name, value.data(), value.size());
+    if (n < 0) return "";
+  }
+  value.resize(std::min(static_cast<size_t>(n), value.size()));
+  return value;
+}
+
+void CopyText(const std::string& text, char* dst, size_t cap) {
+  if (dst == nullptr || cap == 0) return;
+  const size_t n = std::min(text.size(), cap - 1);
+  std::memcpy(dst, text.data(), n);
+  dst[n] = '\0';
+}
+
+int32_t Start(void*) {
+  ListenConfig config;
+  std::string error;
+  const auto bind = ParseBindList(OptionString("bind"), &error);
+  if (!bind) {
+    Log(LogLevel::kWarning, error);
+    return PLINTH_ERR;
+  }
+  config.bind = *bind;
+  config.port = static_cast<int>(Api().option_get_int("port", 6379));
+  config.backlog = static_cast<int>(Api().option_get_int("tcp-backlog", 511));
+  config.unix_path = OptionString("unixsocket");
+  config.unix_perm = ParseUnixSocketPerm(OptionString("unixsocketperm")).value_or(0);
+  if (!OpenListeners(config, &Log, &g_state.listeners, &error)) {
+    Log(LogLevel::kWarning, error);
+    return PLINTH_ERR;
+  }
+  for (const Listener& l : g_state.listeners) {
+    if (Api().listener_add(g_state.transport_id, l.fd, l.description.c_str()) != PLINTH_OK) {
+      Log(LogLevel::kWarning, "the host refused listener " + l.description);
+      CloseListeners(&g_state.listeners);
+      return PLINTH_ERR;
+    }
+  }
+  for (const Listener& l : g_state.listeners) {
+    Log(LogLevel::kNotice, std::string("Ready to accept connections ") +
+                               (l.is_unix ? "unix " : "tcp ") + l.description);
+  }
+  if (g_state.listeners.empty()) {
+    Log(LogLevel::kWarning, "tcp: port is 0 and no unixsocket is set: not listening anywhere");
+  }
+  return PLINTH_OK;
+}
+
+void Stop(void*) { CloseListeners(&g_state.listeners); }
+
+int32_t Accept(void*, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
+               char* local, size_t locallen, uint32_t* flags) {
+  std::string unix_path;
+  for (const Listener& l : g_state.listeners) {
+    if (l.fd == lfd && l.is_unix) unix_path = l.description;
+  }
+  const int keepalive = static_cast<int>(Api().option_get_int("tcp-keepalive", 300));
+  Accepted a;
+  int err = 0;
+  switch (AcceptOne(lfd, unix_path, keepalive, &a, &err)) {
+    case AcceptStatus::kAgain:
+      if (err != 0) {
+        uint64_t held = 0;
+        if (g_state.fd_warning.Allow(std::chrono::steady_clock::now(), &held)) {
+          Log(LogLevel::kWarning, std::string("Accepting client connection: ") +
+                                      std::strerror(err) + " (" + std::to_string(held) +
+                                      " similar warnings suppressed)");
+        }
+      }
+      return PLINTH_IO_AGAIN;
+    case AcceptStatus::kError:
+      Log(LogLevel::kWarning, std::string("Accepting client connection: ") + std::strerror(err));
+      return PLINTH_IO_ERROR;
+    case AcceptStatus::kOk:
+      break;
+  }
+  Conn* c = new (std::nothrow) Conn{a.fd};
+  if (c == nullptr) {
+    close(a.fd);
+    return PLINTH_IO_AGAIN;
+  }
+  *conn = c;
+  *fd = a.fd;
+  CopyText(a.peer, peer, peerlen);
+  CopyText(a.local, local, locallen);
+  *flags = (a.loopback ? PLINTH_CONN_LOCAL : 0u) | (a.is_unix ? PLINTH_CONN_UNIX : 0u);
+  return PLINTH_OK;
+}
+
+int64_t Read(void*, void* conn, char* buf, size_t len) {
+  return ReadSome(static_cast<Conn*>(conn)->fd, buf, len);
+}
+
+int64_t Writev(void*, void* conn, const plinth_iovec_t* iov, int32_t iovcnt) {
+  return WriteSome(static_cast<Conn*>(conn)->fd, reinterpret_cast<const iovec*>(iov), iovcnt);
+}
+
+void Close(void*, void* conn) {
+  auto* c = static_cast<Conn*>(conn);
+  close(c->fd);
+  delete c;
+}
+
+// Validation of the options whose text the host cannot check by type.
+int32_t ApplyBind(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+  std::string reason;
+  if (ParseBindList(std::string_view(value, len), &reason)) return PLINTH_OK;
+  CopyText(reason, err, errlen);
+  return PLINTH_ERR;
+}
+
+int32_t ApplyPerm(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+  if (ParseUnixSocketPerm(std::string_view(value, len))) return PLINTH_OK;
+  CopyText("unixsocketperm must be octal digits such as 700, at most 777", err, errlen);
+  return PLINTH_ERR;
+}
+
+bool RegisterOption(const char* name, uint32_t type, uint32_t flags, const char* def, int64_t min,
+                    int64_t max, const char* description, plinth_option_apply_fn apply) {
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = name;
+  o.type = type;
+  o.flags = PLINTH_OPT_GLOBAL_NAME | flags;
+  o.default_value = def;
+  o.min = min;
+  o.max = max;
+  o.description = description;
+  o.apply = apply;
+  return Api().option_register(plinth::sdk::Host::self, &o) == PLINTH_OK;
+}
+
+bool Init() {
+  const bool options =
+      RegisterOption("bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
+                     "Addresses to listen on, space separated ('-addr' may be missing)",
+                     &ApplyBind) &&
+      RegisterOption("port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
+                     "TCP port to listen on; 0 disables TCP", nullptr) &&
+      RegisterOption("tcp-backlog", PLINTH_OPT_INT, 0, "511", 0, INT32_MAX,
+                     "Backlog of the listen() calls", nullptr) &&
+      RegisterOption("tcp-keepalive", PLINTH_OPT_INT, PLINTH_OPT_MUTABLE, "300", 0, INT32_MAX,
+                     "Seconds between TCP keepalive probes of new clients; 0 disables", nullptr) &&
+      RegisterOption("unixsocket", PLINTH_OPT_STRING, 0, "", 0, 0,
+                     "Path of a unix socket to listen on; empty for none", nullptr) &&
+      RegisterOption("unixsocketperm", PLINTH_OPT_INT, 0, "0", 0, 777,
+                     "Octal permissions of the unix socket file (700); 0 keeps the umask's",
+                     &ApplyPerm);
+  if (!options) return false;
+  static const plinth_transport_spec_t spec = {sizeof(plinth_transport_spec_t),
+                                               "tcp",
+                                               nullptr,
+                                               &Start,
+                                               &Stop,
+                                               &Accept,
+                                               &Read,
+                                               &Writev,
+                                               &Close};
+  g_state.transport_id = Api().transport_register(plinth::sdk::Host::self, &spec);
+  return g_state.transport_id >= 0;
+}
+
+void Shutdown() { CloseListeners(&g_state.listeners); }
+
+}  // namespace
+
+PLINTH_PLUGIN("tcp", "1.0.0", "TCP and unix socket transport", &Init, &Shutdown)
