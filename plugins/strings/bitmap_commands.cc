@@ -92,6 +92,11 @@ void BitCountCommand(Call& c) {
   int64_t start = 0, end = 0;
   bool bit_unit = false;
   if (!ParseIntOrReply(c, c.arg(2), &start) || !ParseIntOrReply(c, c.arg(3), &end)) return;
+  // Redis answers a reversed all-negative range before it looks at BYTE|BIT.
+  if (start < 0 && end < 0 && start > end) {
+    c.Integer(0);
+    return;
+  }
   if (c.argc() == 5 && !ParseUnitOrReply(c, c.arg(4), &bit_unit)) return;
   c.Integer(static_cast<int64_t>(BitCount(s, start, end, bit_unit)));
 }

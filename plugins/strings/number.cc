@@ -59,7 +59,11 @@ bool ParseLongDouble(std::string_view s, long double* out) {
   errno = 0;
   char* end = nullptr;
   long double value = std::strtold(buf, &end);
-  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0') return false;
+  // An embedded NUL stops strtold early: the whole text must have been read.
+  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
+      static_cast<size_t>(end - buf) != s.size()) {
+    return false;
+  }
   if (errno == ERANGE && (std::isinf(value) || std::fpclassify(value) == FP_ZERO)) {
     return false;
   }

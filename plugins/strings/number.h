@@ -18,8 +18,8 @@ bool ParseInt64(std::string_view s, int64_t* out);
 
 // Parses s as a long double the way Redis's INCRBYFLOAT does: strtold over the whole text, no
 // leading space, no NaN, no overflow to infinity and no underflow to zero ("inf" and hex floats
-// are accepted). Bytes after an embedded NUL are ignored, as in Redis. Texts of 5120 bytes or
-// more are refused. Returns false on failure. out may be null.
+// are accepted) and no embedded NUL. Texts of 5120 bytes or more are refused. Returns false on
+// failure. out may be null.
 bool ParseLongDouble(std::string_view s, long double* out);
 
 // Formats v like Redis's human-friendly long double form: "%.17Lf" with the trailing zeros (and

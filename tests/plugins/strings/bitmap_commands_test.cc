@@ -65,6 +65,10 @@ TEST_CASE("strings commands: BITCOUNT and BITPOS answer like Redis") {
   CHECK(f.Run({"bitcount", "k", "0", "1", "foo"}) == "(error) ERR syntax error");
   CHECK(f.Run({"bitcount", "k", "0", "1", "bit", "x"}) == "(error) ERR syntax error");
   CHECK(f.Run({"bitcount", "missing", "a", "b"}) == "(integer) 0");
+  // A reversed negative range answers 0 before BYTE|BIT is looked at; otherwise it is checked.
+  CHECK(f.Run({"bitcount", "k", "-1", "-3", "foo"}) == "(integer) 0");
+  CHECK(f.Run({"bitcount", "k", "-3", "-1", "foo"}) == "(error) ERR syntax error");
+  CHECK(f.Run({"bitcount", "k", "3", "1", "foo"}) == "(error) ERR syntax error");
   CHECK(f.Run({"set", "p", "\377\360\000"s}) == "OK");
   CHECK(f.Run({"bitpos", "p", "0"}) == "(integer) 12");
   CHECK(f.Run({"bitpos", "p", "1"}) == "(integer) 0");

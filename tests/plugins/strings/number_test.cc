@@ -87,9 +87,10 @@ TEST_CASE("strings number: parses floats like Redis's string2ld") {
   CHECK(ParseLongDouble("nan", nullptr) == false);
   CHECK(ParseLongDouble("1e5000", nullptr) == false);   // overflows long double
   CHECK(ParseLongDouble("1e-5000", nullptr) == false);  // underflows to zero
-  // Redis parses a NUL-terminated copy: what follows a NUL is not seen.
-  CHECK(ParseLongDouble(std::string_view("2.5\0junk", 8), &v));
-  CHECK(v == 2.5L);
+  // An embedded NUL makes the text invalid, wherever it is.
+  CHECK_FALSE(ParseLongDouble(std::string_view("2.5\0junk", 8), nullptr));
+  CHECK_FALSE(ParseLongDouble(std::string_view("1\0", 2), nullptr));
+  CHECK_FALSE(ParseLongDouble(std::string_view("\0\0", 2), nullptr));
 }
 
 TEST_CASE("strings number: refuses float texts of 5 KiB or more") {
