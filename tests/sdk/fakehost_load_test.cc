@@ -35,6 +35,8 @@ int32_t InitRegistersThenFails(plinth_plugin_t* self, const plinth_host_api_t* a
   o.default_value = "1";
   o.max = 10;
   if (api->command_register(self, &c) || api->option_register(self, &o)) return PLINTH_ERR;
+  api->timer_start(
+      1000, 1000, [](void*) {}, nullptr);
   const char why[] = "cannot reach the backend";
   api->log_write(self, PLINTH_LOG_WARNING, why, sizeof why - 1);
   return PLINTH_ERR;
@@ -101,6 +103,7 @@ TEST_CASE("fake host: a failed init rolls back every registration of the plugin"
   CHECK(host.GetOption("half.level") == std::nullopt);
   CHECK(host.Call({"half.cmd"}).IsError());
   CHECK(host.Api()->plugin_count() == 0);
+  CHECK(host.ActiveTimers() == 0);  // the timer its init started was stopped
   // Registering outside init is refused too.
   plinth_command_spec_t c{};
   c.struct_size = sizeof c;

@@ -185,6 +185,7 @@ plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn, 
   t->repeat_ms = repeat_ms;
   t->fn = fn;
   t->arg = arg;
+  t->owner = h->loading;
   TimerRec* raw = t.get();
   h->timers.emplace(raw->seq, std::move(t));
   return reinterpret_cast<plinth_timer_t*>(raw);

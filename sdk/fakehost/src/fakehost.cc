@@ -121,6 +121,8 @@ void FakeHost::Impl::Rollback(const PluginRec* plugin) {
   consumers.erase(std::remove_if(consumers.begin(), consumers.end(), owned), consumers.end());
   if (protocol && protocol->owner == plugin) protocol.reset();
   if (reply_path && reply_path->owner == plugin) reply_path.reset();
+  for (auto it = timers.begin(); it != timers.end();)
+    it = it->second->owner == plugin ? timers.erase(it) : std::next(it);
 }
 
 // ---- FakeHost ----------------------------------------------------------------------------

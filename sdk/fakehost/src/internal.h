@@ -76,6 +76,7 @@ struct TimerRec {
   uint64_t repeat_ms = 0;
   plinth_timer_fn fn = nullptr;
   void* arg = nullptr;
+  const PluginRec* owner = nullptr;  // the plugin whose init started it, else nullptr
 };
 
 // One command execution; plinth_call_t* points to one.
@@ -103,6 +104,7 @@ struct FakeHost::Impl {
 
   std::vector<std::unique_ptr<PluginRec>> plugins;  // loaded, in load order
   std::vector<std::unique_ptr<PluginRec>> failed;   // kept so a stale self stays valid
+  PluginRec* loading = nullptr;                     // the plugin whose init is running
   std::string load_error;
   bool shutdown_done = false;
 
@@ -150,7 +152,8 @@ struct FakeHost::Impl {
   // The plugin behind self when it may register now (its init is running); otherwise logs why
   // not (naming what) and returns nullptr.
   PluginRec* Registering(plinth_plugin_t* self, const char* what);
-  // Removes every registration owned by plugin (a failed init).
+  // Removes every registration owned by plugin and stops the timers its init started (a
+  // failed init).
   void Rollback(const PluginRec* plugin);
   Reply Execute(const std::vector<std::string>& argv);
   bool LoadDescriptor(const plinth_plugin_descriptor_t* d, std::string_view path);

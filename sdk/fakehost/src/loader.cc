@@ -76,7 +76,9 @@ bool FakeHost::Impl::LoadDescriptor(const plinth_plugin_descriptor_t* d, std::st
   rec->path = std::string(path);
   PluginRec* p = rec.get();
   p->in_init = true;
+  loading = p;
   const int32_t rc = desc.init(reinterpret_cast<plinth_plugin_t*>(p), &table);
+  loading = nullptr;
   p->in_init = false;
   if (rc != PLINTH_OK) {
     Rollback(p);
