@@ -18,6 +18,9 @@ bool RegisterStringCommands();
 // Registers the bitmap group (SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP). Init only.
 bool RegisterBitmapCommands();
 
+// Handlers shared with the string table in strings.cc, one per command of the same name. Each
+// replies exactly once (Redis's reply or error) and changes keys only when it succeeds.
+
 // counters.cc
 void IncrCommand(Call& c);
 void DecrCommand(Call& c);
