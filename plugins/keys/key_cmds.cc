@@ -1,0 +1,153 @@
+// DEL, UNLINK, EXISTS, TYPE, TOUCH, RENAME, RENAMENX, COPY, MOVE and SWAPDB: whole-key
+// operations delegated to the host's keyspace. Main thread.
+#include <string>
+
+#include "handlers.h"
+#include "numbers.h"
+#include "options.h"
+#include "subcommand.h"
+
+namespace plinth::keys {
+
+using sdk::Api;
+
+std::vector<std::string_view> ArgsFrom(const Call& c, int from) {
+  std::vector<std::string_view> out;
+  for (int i = from; i < c.argc(); ++i) out.push_back(c.arg(i));
+  return out;
+}
+
+void Replicate(const Call& c, const char* command, std::initializer_list<std::string_view> args) {
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  for (std::string_view a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  Api().replicate(c.raw(), 0, command, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
+}
+
+void NoPropagate(const Call& c) { Api().call_no_propagate(c.raw()); }
+
+namespace {
+
+// DEL and UNLINK: the host decides whether a value is freed off the main thread.
+void DeleteKeys(Call& c) {
+  int64_t deleted = 0;
+  for (int i = 1; i < c.argc(); ++i)
+    if (c.Delete(c.arg(i))) ++deleted;
+  if (deleted == 0) NoPropagate(c);
+  c.Integer(deleted);
+}
+
+int64_t CountExisting(const Call& c) {
+  int64_t n = 0;
+  for (int i = 1; i < c.argc(); ++i)
+    if (c.Get(c.arg(i)) != nullptr) ++n;
+  return n;
+}
+
+constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
+constexpr std::string_view kNoSuchKey = "ERR no such key";
+
+int32_t MoveKey(const Call& c, std::string_view src, std::string_view dst, int32_t db,
+                uint32_t flags) {
+  return Api().key_move(c.raw(), src.data(), src.size(), dst.data(), dst.size(), db, flags);
+}
+
+void RenameGeneric(Call& c, bool nx) {
+  std::string_view src = c.arg(1), dst = c.arg(2);
+  if (src == dst) {
+    NoPropagate(c);
+    if (c.ExpireGet(src) == -2) return c.Error(kNoSuchKey);
+    return nx ? c.Integer(0) : c.Ok();
+  }
+  int32_t r = MoveKey(c, src, dst, -1, nx ? PLINTH_MOVE_NX : 0);
+  if (r == -1) {
+    NoPropagate(c);
+    return c.Error(kNoSuchKey);
+  }
+  if (nx) {
+    if (r != 1) NoPropagate(c);
+    return c.Integer(r == 1 ? 1 : 0);
+  }
+  c.Ok();
+}
+
+}  // namespace
+
+void Del(Call& c) { DeleteKeys(c); }
+void Unlink(Call& c) { DeleteKeys(c); }
+void Exists(Call& c) { c.Integer(CountExisting(c)); }
+void Touch(Call& c) { c.Integer(CountExisting(c)); }
+
+void Type(Call& c) {
+  const plinth_value_t* v = c.Get(c.arg(1));
+  c.Simple(v ? Api().type_name(Api().value_type(v)) : "none");
+}
+
+void Rename(Call& c) { RenameGeneric(c, false); }
+void RenameNx(Call& c) { RenameGeneric(c, true); }
+
+void Copy(Call& c) {
+  std::string error;
+  CopyOptions opts;
+  opts.dst_db = Api().db_current(c.raw());
+  if (!ParseCopyOptions(ArgsFrom(c, 3), Api().db_count(), &opts, &error)) {
+    NoPropagate(c);
+    return c.Error(error);
+  }
+  std::string_view src = c.arg(1), dst = c.arg(2);
+  if (opts.dst_db == Api().db_current(c.raw()) && src == dst) {
+    NoPropagate(c);
+    return c.Error(kSameObject);
+  }
+  uint32_t flags = PLINTH_MOVE_COPY | (opts.replace ? PLINTH_MOVE_REPLACE : 0);
+  int32_t r = MoveKey(c, src, dst, opts.dst_db, flags);
+  if (r == -3) {
+    NoPropagate(c);
+    return c.Error(common::kDbOutOfRange);
+  }
+  if (r != 1) NoPropagate(c);
+  c.Integer(r == 1 ? 1 : 0);
+}
+
+void Move(Call& c) {
+  std::string error;
+  int32_t db = 0;
+  if (!ParseDbIndex(c.arg(2), Api().db_count(), &db, &error)) {
+    NoPropagate(c);
+    return c.Error(error);
+  }
+  if (db == Api().db_current(c.raw())) {
+    NoPropagate(c);
+    return c.Error(kSameObject);
+  }
+  std::string_view key = c.arg(1);
+  int32_t r = MoveKey(c, key, key, db, PLINTH_MOVE_NX);
+  if (r == -3) {
+    NoPropagate(c);
+    return c.Error(common::kDbOutOfRange);
+  }
+  if (r != 1) NoPropagate(c);
+  c.Integer(r == 1 ? 1 : 0);
+}
+
+void SwapDb(Call& c) {
+  int32_t a = 0, b = 0;
+  if (!common::ParseInt32(c.arg(1), &a)) {
+    NoPropagate(c);
+    return c.Error("ERR invalid first DB index");
+  }
+  if (!common::ParseInt32(c.arg(2), &b)) {
+    NoPropagate(c);
+    return c.Error("ERR invalid second DB index");
+  }
+  if (Api().db_swap(c.raw(), a, b) != PLINTH_OK) {
+    NoPropagate(c);
+    return c.Error(common::kDbOutOfRange);
+  }
+  c.Ok();
+}
+
+}  // namespace plinth::keys

@@ -1,0 +1,76 @@
+// Small option grammars of the generic/server key commands, byte-exact with Redis's errors.
+#include "options.h"
+
+#include "numbers.h"
+#include "subcommand.h"
+
+namespace plinth::keys {
+
+using common::EqualsNoCase;
+
+bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string* error) {
+  int32_t v = 0;
+  if (!common::ParseInt32(s, &v)) {
+    *error = common::kNotInteger;
+    return false;
+  }
+  if (v < 0 || v >= db_count) {
+    *error = common::kDbOutOfRange;
+    return false;
+  }
+  *db = v;
+  return true;
+}
+
+bool ParseCopyOptions(const std::vector<std::string_view>& words, int32_t db_count,
+                      CopyOptions* opts, std::string* error) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (EqualsNoCase(words[i], "replace")) {
+      opts->replace = true;
+    } else if (EqualsNoCase(words[i], "db") && i + 1 < words.size()) {
+      if (!ParseDbIndex(words[i + 1], db_count, &opts->dst_db, error)) return false;
+      ++i;
+    } else {
+      *error = common::kSyntaxError;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ParseFlushMode(const std::vector<std::string_view>& words, FlushMode* mode,
+                    std::string* error) {
+  if (words.empty()) {
+    *mode = FlushMode::kDefault;
+  } else if (words.size() == 1 && EqualsNoCase(words[0], "sync")) {
+    *mode = FlushMode::kSync;
+  } else if (words.size() == 1 && EqualsNoCase(words[0], "async")) {
+    *mode = FlushMode::kAsync;
+  } else {
+    *error = common::kSyntaxError;
+    return false;
+  }
+  return true;
+}
+
+bool ParseMemoryUsageOptions(const std::vector<std::string_view>& words, std::string* error) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (!EqualsNoCase(words[i], "samples") || i + 1 >= words.size()) {
+      *error = common::kSyntaxError;
+      return false;
+    }
+    int64_t samples = 0;
+    if (!common::ParseInt64(words[i + 1], &samples)) {
+      *error = common::kNotInteger;
+      return false;
+    }
+    if (samples < 0) {
+      *error = common::kSyntaxError;
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace plinth::keys
