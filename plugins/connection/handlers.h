@@ -1,0 +1,35 @@
+// Command handlers of the connection plugin, registered by plugin.cc. Main thread, through the
+// host API (plinth::sdk::Call).
+#ifndef PLINTH_CONNECTION_HANDLERS_H
+#define PLINTH_CONNECTION_HANDLERS_H
+
+#include <plinth/plugin.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::connection {
+
+using sdk::Call;
+
+// Arguments from index "from" to the end, borrowed for the handler's duration.
+std::vector<std::string_view> ArgsFrom(const Call& c, int from);
+
+// The value of a string option ("" when unset or unknown).
+std::string OptionString(const char* name);
+
+// conn_cmds.cc
+void Ping(Call& c);
+void Echo(Call& c);
+void Select(Call& c);
+void Quit(Call& c);
+void Reset(Call& c);
+void Auth(Call& c);
+void Hello(Call& c);
+
+// client_cmds.cc
+void Client(Call& c);
+
+}  // namespace plinth::connection
+
+#endif  // PLINTH_CONNECTION_HANDLERS_H

@@ -1,0 +1,42 @@
+// The connection plugin: PING, ECHO, SELECT, AUTH, HELLO, QUIT, RESET and CLIENT. This file
+// only declares the command table and the plugin descriptor.
+#include "handlers.h"
+
+namespace plinth::connection {
+namespace {
+
+constexpr uint32_t kF = PLINTH_CMD_FAST;
+constexpr uint32_t kNoAuth = PLINTH_CMD_NOAUTH;
+constexpr uint32_t kNoScript = PLINTH_CMD_NOSCRIPT;
+constexpr uint32_t kLoadingStale = PLINTH_CMD_LOADING | PLINTH_CMD_STALE;
+
+const sdk::CommandDef kCommands[] = {
+    {"ping", -1, kF, 0, 0, 0, Ping, "connection", "[message]", "Ping the server", "1.0.0"},
+    {"echo", 2, kF | kLoadingStale, 0, 0, 0, Echo, "connection", "message", "Echo the given string",
+     "1.0.0"},
+    {"select", 2, kF | kLoadingStale, 0, 0, 0, Select, "connection", "index",
+     "Change the selected database for the current connection", "1.0.0"},
+    {"auth", -2, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Auth, "connection",
+     "[username] password", "Authenticate to the server", "1.0.0"},
+    {"hello", -1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Hello, "connection",
+     "[protover [AUTH username password] [SETNAME clientname]]", "Handshake with Redis", "6.0.0"},
+    {"quit", -1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Quit, "connection", nullptr,
+     "Close the connection", "1.0.0"},
+    {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Reset, "connection", nullptr,
+     "Reset the connection", "6.2.0"},
+    {"client", -2, kNoScript | kLoadingStale, 0, 0, 0, Client, "connection",
+     "ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
+     "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "
+     "ip:port] [LADDR ip:port] [SKIPME yes|no]|SETNAME connection-name|GETNAME|SETINFO "
+     "LIB-NAME libname|SETINFO LIB-VER libver|HELP",
+     "A container for client connection commands", "2.4.0"},
+};
+
+bool Init() { return sdk::RegisterCommands(kCommands); }
+
+}  // namespace
+}  // namespace plinth::connection
+
+PLINTH_PLUGIN("connection", "0.1.0",
+              "Connection commands: PING, ECHO, SELECT, AUTH, HELLO, QUIT, RESET, CLIENT",
+              plinth::connection::Init, nullptr)
