@@ -41,7 +41,7 @@ int32_t Parse(void*, void* session, const char* buf, size_t len, uint32_t flags,
   plinth::resp::ParseResult r;
   try {
     r = parser->Parse(buf, len, limits);
-  } catch (const std::bad_alloc&) {
+  } catch (...) {  // std::bad_alloc: nothing may cross the C boundary
     parser->Reset();
     CopyError("Protocol error: out of memory while reading the request", err, errlen);
     return PLINTH_PARSE_ERROR;
