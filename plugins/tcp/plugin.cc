@@ -65,7 +65,7 @@ void CopyText(const std::string& text, char* dst, size_t cap) {
   dst[n] = '\0';
 }
 
-int32_t Start(void*) {
+int32_t StartListeners() {
   ListenConfig config;
   std::string error;
   const auto bind = ParseBindList(OptionString("bind"), &error);
@@ -99,10 +99,20 @@ int32_t Start(void*) {
   return PLINTH_OK;
 }
 
+// The hooks below catch everything: no exception may cross the C boundary.
+int32_t Start(void*) {
+  try {
+    return StartListeners();
+  } catch (...) {
+    CloseListeners(&g_state.listeners);
+    return PLINTH_ERR;
+  }
+}
+
 void Stop(void*) { CloseListeners(&g_state.listeners); }
 
-int32_t Accept(void*, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
-               char* local, size_t locallen, uint32_t* flags) {
+int32_t AcceptConnection(int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
+                         char* local, size_t locallen, uint32_t* flags) {
   std::string unix_path;
   for (const Listener& l : g_state.listeners) {
     if (l.fd == lfd && l.is_unix) unix_path = l.description;
@@ -138,6 +148,15 @@ int32_t Accept(void*, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t 
   CopyText(a.local, local, locallen);
   *flags = (a.loopback ? PLINTH_CONN_LOCAL : 0u) | (a.is_unix ? PLINTH_CONN_UNIX : 0u);
   return PLINTH_OK;
+}
+
+int32_t Accept(void*, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
+               char* local, size_t locallen, uint32_t* flags) {
+  try {
+    return AcceptConnection(lfd, conn, fd, peer, peerlen, local, locallen, flags);
+  } catch (...) {
+    return PLINTH_IO_AGAIN;
+  }
 }
 
 int64_t Read(void*, void* conn, char* buf, size_t len) {
