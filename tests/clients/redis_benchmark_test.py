@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""redis-benchmark against a real plinth-server: PING (inline and multibulk), SET, GET, INCR
+and MSET, plain, pipelined (-P 16) and over RESP3 (-3). Every test must print its "requests per
+second" line and nothing may mention an error. No timing is asserted."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import support  # noqa: E402
+from support import expect  # noqa: E402
+
+BENCH = shutil.which("redis-benchmark") or "/usr/bin/redis-benchmark"
+if not os.path.exists(BENCH):
+    print("SKIP: redis-benchmark is missing (apt-get install redis-tools)")
+    sys.exit(support.SKIP)
+
+TESTS = "ping,set,get,incr,mset"
+EXPECTED = ["PING_INLINE", "PING_MBULK", "SET", "GET", "INCR", "MSET (10 keys)"]
+ERROR_WORDS = re.compile(r"ERR|error|WARNING|Could not", re.I)
+
+checks = support.Checks(__doc__)
+check = checks.check
+
+
+def bench(port, *extra, requests=100000, timeout=240):
+    """Runs redis-benchmark -q for TESTS and checks every summary line. Returns its output."""
+    argv = [BENCH, "-h", "127.0.0.1", "-p", str(port), "-q", "-n", str(requests), "-t",
+            TESTS] + list(extra)
+    start = time.monotonic()
+    res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, timeout=timeout)
+    out = res.stdout.decode("utf-8", "replace")
+    # -q redraws a progress line with CR; keep only the lines that were finished.
+    lines = [ln.rsplit("\r", 1)[-1].strip() for ln in out.split("\n")]
+    lines = [ln for ln in lines if ln]
+    print("  %s (%.1f s)\n    %s" % (" ".join(argv[5:]), time.monotonic() - start,
+                                     "\n    ".join(lines)), flush=True)
+    expect(res.returncode == 0, "redis-benchmark exit status %d" % res.returncode, out[-2000:])
+    bad = [ln for ln in out.replace("\r", "\n").split("\n") if ERROR_WORDS.search(ln)]
+    expect(not bad, "redis-benchmark reported errors", bad[:5])
+    for name in EXPECTED:
+        found = [ln for ln in lines if ln.startswith(name + ":") and
+                 re.search(r"[0-9.]+ requests per second", ln)]
+        expect(found, "no 'requests per second' line for " + name, lines)
+    return out
+
+
+@check("strings", "connection", "server")
+def plain_100k(port):
+    bench(port)
+
+
+@check("strings", "connection", "server")
+def pipelined_16(port):
+    bench(port, "-P", "16")
+
+
+@check("strings", "connection", "server")
+def resp3_mode(port):
+    bench(port, "-3", requests=20000)
+
+
+@check("strings", "connection", "server")
+def random_keys_and_larger_values(port):
+    bench(port, "-r", "10000", "-d", "1024", "-c", "20", requests=20000)
+
+
+if __name__ == "__main__":
+    support.main_guard(checks.run)
