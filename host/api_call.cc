@@ -221,6 +221,21 @@ int32_t KeyRandom(plinth_call_t* c, plinth_key_visit_fn visit, void* arg) {
   return 0;
 }
 
+char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) {
+  Entry* e = LiveEntry(c, {k, n});
+  if (!e) {
+    plinth_value_t* v = ValueCreateString("", 0);
+    if (!v) return nullptr;
+    e = CallDb(c).Set({k, n}, v, false);
+    if (!e) return nullptr;
+  } else if (e->value->type != PLINTH_TYPE_STRING) {
+    return nullptr;
+  }
+  if (!ValueStringResize(&e->value, newlen)) return nullptr;
+  Srv().dirty++;
+  return e->value->data;
+}
+
 uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
 
 void DbFlush(plinth_call_t*, int32_t db, int32_t async) {
@@ -287,6 +302,7 @@ void FillCallApi(plinth_host_api_t* t) {
   t->db_current = DbCurrent;
   t->db_count = DbCount;
   t->call_time_ms = CallTimeMs;
+  t->key_string_resize = KeyStringResize;
 }
 
 }  // namespace plinth::host

@@ -89,6 +89,18 @@ bool LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::st
                     AbiText(PLINTH_ABI_MAJOR, 0) + " needs " +
                     std::to_string(sizeof(plinth_plugin_descriptor_t)) + ")",
                 opt, error);
+  if (d->struct_size > sizeof(plinth_plugin_descriptor_t)) {
+    const auto* tail = reinterpret_cast<const unsigned char*>(d);
+    for (size_t i = sizeof(plinth_plugin_descriptor_t); i < d->struct_size; ++i)
+      if (tail[i])
+        return Fail(path, "descriptor",
+                    "descriptor has fields this host does not know (" +
+                        std::to_string(d->struct_size) + " bytes, fields past " +
+                        std::to_string(sizeof(plinth_plugin_descriptor_t)) + " are not zero)",
+                    opt, error);
+  }
+  for (void* r : d->reserved)
+    if (r) return Fail(path, "descriptor", "reserved fields must be NULL", opt, error);
   if (!d->name) return Fail(path, "descriptor", "name is NULL", opt, error);
   if (!ValidPluginName(d->name))
     return Fail(path, "descriptor", "invalid name (want [a-z0-9_-]{1,32})", opt, error);

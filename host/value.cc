@@ -2,6 +2,8 @@
 #include "host/value.h"
 
 #include <cstdlib>
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -50,6 +52,7 @@ plinth_value_t* ValueCreateString(const char* s, size_t len) {
   v->type = PLINTH_TYPE_STRING;
   v->encoding = EncodingOf(s, len);
   v->len = len;
+  v->cap = len;
   v->payload = nullptr;
   if (len) std::memcpy(v->data, s, len);
   v->data[len] = 0;
@@ -67,10 +70,46 @@ plinth_value_t* ValueCreateTyped(uint32_t type, void* payload) {
   v->type = type;
   v->encoding = PLINTH_ENC_RAW;
   v->len = 0;
+  v->cap = 0;
   v->payload = payload;
   v->data[0] = 0;
   g_alive.fetch_add(1, std::memory_order_relaxed);
   return v;
+}
+
+bool ValueStringResize(plinth_value_t** pv, size_t len) {
+  plinth_value_t* v = *pv;
+  bool shared = v->refs.load(std::memory_order_acquire) != 1;
+  if (!shared && len <= v->cap) {
+    if (len > v->len) std::memset(v->data + v->len, 0, len - v->len);
+  } else {
+    // Like Redis's strings: double while small, then grow by 1 MiB steps.
+    size_t cap = len;
+    if (len > v->cap) cap = len < (1u << 20) ? len * 2 : len + (1u << 20);
+    size_t keep = std::min(v->len, len);
+    plinth_value_t* n;
+    if (shared) {
+      n = static_cast<plinth_value_t*>(std::malloc(sizeof(plinth_value_t) + cap + 1));
+      if (!n) return false;
+      new (&n->refs) std::atomic<uint32_t>(1);
+      n->type = PLINTH_TYPE_STRING;
+      n->payload = nullptr;
+      std::memcpy(n->data, v->data, keep);
+      g_alive.fetch_add(1, std::memory_order_relaxed);
+      ValueRelease(v);
+    } else {
+      n = static_cast<plinth_value_t*>(std::realloc(v, sizeof(plinth_value_t) + cap + 1));
+      if (!n) return false;
+    }
+    n->cap = cap;
+    if (len > keep) std::memset(n->data + keep, 0, len - keep);
+    v = n;
+  }
+  v->len = len;
+  v->data[len] = 0;
+  v->encoding = PLINTH_ENC_RAW;
+  *pv = v;
+  return true;
 }
 
 void ValueRelease(const plinth_value_t* cv) {
@@ -85,7 +124,7 @@ void ValueRelease(const plinth_value_t* cv) {
 }
 
 size_t ValueMemory(const plinth_value_t* v) {
-  size_t n = sizeof(plinth_value_t) + v->len + 1;
+  size_t n = sizeof(plinth_value_t) + v->cap + 1;
   if (v->type >= kFirstPluginType) {
     const TypeEntry& t = Types()[v->type - kFirstPluginType];
     if (t.spec.memory_usage) n += t.spec.memory_usage(v->payload);

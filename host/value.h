@@ -15,6 +15,7 @@ struct plinth_value {
   uint32_t type;
   uint32_t encoding;
   size_t len;     // string length; 0 for typed values
+  size_t cap;     // bytes allocated for data (without the NUL)
   void* payload;  // typed values only
   char data[];    // string bytes, NUL-terminated
 };
@@ -23,6 +24,10 @@ namespace plinth::host {
 
 // A new string value with one reference, or nullptr when out of memory. Any thread.
 plinth_value_t* ValueCreateString(const char* s, size_t len);
+// Resizes the string value *v to len bytes in place (zero-filling growth) when it is not
+// shared, else replaces *v with a resized copy (dropping the caller's reference to the old one).
+// Returns false when out of memory (*v unchanged). Main thread.
+bool ValueStringResize(plinth_value_t** v, size_t len);
 // A new typed value owning payload, or nullptr when type is unknown. Main thread.
 plinth_value_t* ValueCreateTyped(uint32_t type, void* payload);
 inline void ValueRetain(const plinth_value_t* v) {

@@ -141,7 +141,7 @@ FIELD(plinth_type_spec_t, memory_usage, 24, 8);
 FIELD(plinth_type_spec_t, serialize, 32, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 696);
+MIN_SIZE(plinth_host_api_t, 704);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -231,6 +231,7 @@ FIELD(plinth_host_api_t, plugin_at, 664, 8);
 FIELD(plinth_host_api_t, server_shutdown, 672, 8);
 FIELD(plinth_host_api_t, time_us, 680, 8);
 FIELD(plinth_host_api_t, call_time_ms, 688, 8);
+FIELD(plinth_host_api_t, key_string_resize, 696, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);

@@ -55,7 +55,7 @@ const char* TypeName(uint32_t type) {
 // Redis's rule: an integer that fits 64 bits (at most 20 chars) is INT, up to 44 bytes EMBSTR.
 int32_t ValueEncoding(const plinth_value_t* v) {
   const ValueRec* r = ValueOf(v);
-  if (!r || r->type != PLINTH_TYPE_STRING) return PLINTH_ENC_RAW;
+  if (!r || r->type != PLINTH_TYPE_STRING || r->resized) return PLINTH_ENC_RAW;
   int64_t ignored;
   if (r->str.size() <= 20 && ParseInt64(r->str, &ignored)) return PLINTH_ENC_INT;
   return r->str.size() <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
@@ -178,7 +178,28 @@ int32_t DbCount(void) { return Keyspace::kDbCount; }
 
 }  // namespace
 
+char* KeyStringResize(plinth_call_t* call, const char* key, size_t klen, size_t newlen) {
+  CallRec* c = CallOf(call);
+  if (!c) return nullptr;
+  Entry* e = c->host->Lookup(c, c->db, Key(key, klen));
+  if (!e) {
+    c->host->keyspace.Set(c->db, Key(key, klen), NewStringValue(""), false);
+    e = c->host->Lookup(c, c->db, Key(key, klen));
+  }
+  if (!e || e->value->type != PLINTH_TYPE_STRING) return nullptr;
+  if (e->value->refs.load() != 1) {  // shared: the other holders keep the old bytes
+    ValueRec* copy = NewStringValue(e->value->str);
+    c->host->keyspace.Set(c->db, Key(key, klen), copy, true);
+    e = c->host->Lookup(c, c->db, Key(key, klen));
+  }
+  e->value->str.resize(newlen, '\0');
+  e->value->resized = true;
+  ++c->host->dirty;
+  return e->value->str.data();
+}
+
 void FillKeyApi(plinth_host_api_t* t) {
+  t->key_string_resize = KeyStringResize;
   t->value_create_string = ValueCreateString;
   t->value_create_typed = ValueCreateTyped;
   t->value_retain = ValueRetain;

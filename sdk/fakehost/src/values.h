@@ -18,6 +18,7 @@ struct ValueRec {
   std::atomic<int64_t> refs{1};
   uint32_t type = PLINTH_TYPE_STRING;
   std::string str;          // string values
+  bool resized = false;     // changed in place (key_string_resize): encoding "raw"
   void* payload = nullptr;  // typed values
   void (*free_payload)(void*) = nullptr;
   size_t (*memory_usage)(const void*) = nullptr;

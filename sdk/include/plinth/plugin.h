@@ -598,6 +598,15 @@ struct plinth_host_api {
   /* since 1.0: the call's cached command time in ms (stable within one command, like Redis's
    * mstime for expiry decisions). THREAD: main. */
   int64_t (*call_time_ms)(plinth_call_t* call);
+
+  /* since 1.0: makes the string value under key writable in place and sizes it to newlen bytes
+   * (bytes past the old length read as zero), for APPEND, SETRANGE and SETBIT. An absent key
+   * gets an empty string first; the key's TTL is kept. A shared value (a reply being written
+   * holds a reference) is copied first, so other holders never see it change. Growth is
+   * amortised. Returns the bytes, or NULL when the key holds another type or memory ran out.
+   * OWNERSHIP: the buffer belongs to the value; valid until the key is modified again or the
+   * handler returns. THREAD: main. */
+  char* (*key_string_resize)(plinth_call_t* call, const char* key, size_t klen, size_t newlen);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
