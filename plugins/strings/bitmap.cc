@@ -116,10 +116,8 @@ int GetBit(std::string_view s, uint64_t offset) {
   return (Bytes(s)[byte] >> (7 - (offset & 7))) & 1;
 }
 
-int SetBit(std::string* s, uint64_t offset, int on) {
-  uint64_t byte = offset >> 3;
-  if (byte >= s->size()) s->resize(static_cast<size_t>(byte) + 1, '\0');
-  unsigned char& b = reinterpret_cast<unsigned char&>((*s)[static_cast<size_t>(byte)]);
+int SetBit(char* bytes, uint64_t offset, int on) {
+  unsigned char& b = reinterpret_cast<unsigned char&>(bytes[static_cast<size_t>(offset >> 3)]);
   unsigned mask = 1u << (7 - (offset & 7));
   int old = (b & mask) ? 1 : 0;
   b = static_cast<unsigned char>(on ? (b | mask) : (b & ~mask));

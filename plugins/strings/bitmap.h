@@ -41,9 +41,9 @@ bool ParseBitOffset(std::string_view arg, int64_t max_bytes, uint64_t* out);
 // The bit at offset in s (0 past the end).
 int GetBit(std::string_view s, uint64_t offset);
 
-// Sets the bit at offset in *s to on (0 or 1), growing *s with zero bytes to hold it. Returns
-// the bit's previous value. Throws std::bad_alloc / std::length_error if it cannot grow.
-int SetBit(std::string* s, uint64_t offset, int on);
+// Sets the bit at offset in bytes (which holds at least offset / 8 + 1 bytes) to on (0 or 1).
+// Returns the bit's previous value.
+int SetBit(char* bytes, uint64_t offset, int on);
 
 enum class BitOpKind { kAnd, kOr, kXor, kNot };
 

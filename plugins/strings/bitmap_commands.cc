@@ -1,6 +1,7 @@
 // The bitmap commands (SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP) over string values, with Redis
 // 7.0's argument order, error texts and edge cases, and their registration table. The bit
 // arithmetic itself is in bitmap.cc. Main thread only.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,8 @@ void SetBitCommand(Call& c) {
     c.Integer(old_bit);
     return;
   }
-  std::string bits(old);
-  SetBit(&bits, offset, static_cast<int>(on));
-  PutString(c, key, bits, PLINTH_SET_KEEPTTL);
+  size_t need = std::max(old.size(), static_cast<size_t>(offset >> 3) + 1);
+  SetBit(ResizeString(c, key, need), offset, static_cast<int>(on));
   c.Integer(old_bit);
 }
 

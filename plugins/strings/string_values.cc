@@ -23,6 +23,12 @@ void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t
   c.Put(key, sdk::Value::String(s), flags);
 }
 
+char* ResizeString(const Call& c, std::string_view key, size_t len) {
+  char* p = sdk::Api().key_string_resize(c.raw(), key.data(), key.size(), len);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
 int64_t MaxBulkLen() { return sdk::Api().option_get_int("proto-max-bulk-len", int64_t{512} << 20); }
 
 bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,

@@ -25,6 +25,11 @@ std::string_view Bytes(const plinth_value_t* value);
 // std::bad_alloc when the host cannot allocate the value.
 void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags = 0);
 
+// Makes the string under key (created empty when missing) len bytes long in place, zero-filling
+// growth and keeping the TTL, and returns its bytes for the caller to patch. Throws
+// std::bad_alloc when the host cannot grow it. Only after LookupString said it is a string.
+char* ResizeString(const Call& c, std::string_view key, size_t len);
+
 // The proto-max-bulk-len option: the largest string a command may build (512 MiB default).
 int64_t MaxBulkLen();
 

@@ -1,6 +1,7 @@
 // The commands that read or edit parts of a string: APPEND, STRLEN, GETRANGE (and SUBSTR),
 // SETRANGE and LCS. Edits keep the key's TTL and refuse results longer than proto-max-bulk-len,
 // as in Redis. Main thread only.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -54,15 +55,11 @@ void AppendCommand(Call& c) {
     c.Integer(static_cast<int64_t>(tail.size()));
     return;
   }
-  std::string_view head = Bytes(v);
-  if (!CheckStringLength(c, head.size(), tail.size())) return;
-  if (!tail.empty()) {
-    std::string joined;
-    joined.reserve(head.size() + tail.size());
-    joined.append(head).append(tail);
-    PutString(c, key, joined, PLINTH_SET_KEEPTTL);
-  }
-  c.Integer(static_cast<int64_t>(head.size() + tail.size()));
+  size_t old = Bytes(v).size();
+  if (!CheckStringLength(c, old, tail.size())) return;
+  if (!tail.empty())
+    std::memcpy(ResizeString(c, key, old + tail.size()) + old, tail.data(), tail.size());
+  c.Integer(static_cast<int64_t>(old + tail.size()));
 }
 
 void StrlenCommand(Call& c) {
@@ -103,13 +100,9 @@ void SetRangeCommand(Call& c) {
   }
   if (!CheckStringLength(c, static_cast<uint64_t>(offset), patch.size())) return;
   size_t at = static_cast<size_t>(offset);
-  std::string out;
-  out.reserve(old.size() > at + patch.size() ? old.size() : at + patch.size());
-  out.assign(old);
-  if (out.size() < at + patch.size()) out.resize(at + patch.size(), '\0');
-  std::memcpy(out.data() + at, patch.data(), patch.size());
-  PutString(c, key, out, PLINTH_SET_KEEPTTL);
-  c.Integer(static_cast<int64_t>(out.size()));
+  size_t len = std::max(old.size(), at + patch.size());
+  std::memcpy(ResizeString(c, key, len) + at, patch.data(), patch.size());
+  c.Integer(static_cast<int64_t>(len));
 }
 
 void LcsCommand(Call& c) {

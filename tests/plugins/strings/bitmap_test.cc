@@ -132,16 +132,16 @@ TEST_CASE("strings bitmap: offsets are limited by proto-max-bulk-len") {
   CHECK(ParseBitOffset("15", 2, &off));
 }
 
-TEST_CASE("strings bitmap: SETBIT grows with zero bytes and returns the old bit") {
-  std::string s;
-  CHECK(SetBit(&s, 7, 1) == 0);
-  CHECK(s == std::string("\x01", 1));
-  CHECK(SetBit(&s, 7, 1) == 1);
-  CHECK(SetBit(&s, 0, 1) == 0);
-  CHECK(s == "\x81");
-  CHECK(SetBit(&s, 7, 0) == 1);
-  CHECK(s == "\x80");
-  CHECK(SetBit(&s, 17, 0) == 0);
+TEST_CASE("strings bitmap: SETBIT flips one bit and returns the old one") {
+  std::string s(3, '\0');
+  CHECK(SetBit(s.data(), 7, 1) == 0);
+  CHECK(s == std::string("\x01\0\0", 3));
+  CHECK(SetBit(s.data(), 7, 1) == 1);
+  CHECK(SetBit(s.data(), 0, 1) == 0);
+  CHECK(s == std::string("\x81\0\0", 3));
+  CHECK(SetBit(s.data(), 7, 0) == 1);
+  CHECK(s == std::string("\x80\0\0", 3));
+  CHECK(SetBit(s.data(), 17, 0) == 0);
   CHECK(s == std::string("\x80\0\0", 3));
   CHECK(GetBit(s, 0) == 1);
   CHECK(GetBit(s, 1) == 0);
