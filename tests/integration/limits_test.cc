@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,6 +93,18 @@ TEST_CASE("limits: maxclients + 1 gets the Redis error and is closed") {
   CHECK(d.Read() == "-ERR max number of clients reached\r\n");
   CHECK(d.WaitClosed());
   CHECK(c.Cmd({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("limits: running out of file descriptors never kills the accept loop") {
+  TestServer s({}, 48);
+  std::vector<std::unique_ptr<RespConn>> conns;
+  for (int i = 0; i < 80; ++i) conns.push_back(std::make_unique<RespConn>(s.port()));
+  Sleep(200);
+  conns.clear();  // free the server's descriptors again
+  Sleep(200);
+  RespConn c(s.port());
+  CHECK(c.Cmd({"PING"}) == "+PONG\r\n");
+  CHECK(c.Cmd({"SET", "k", "v"}) == "+OK\r\n");
 }
 
 TEST_CASE("limits: requirepass needs AUTH, and unauthenticated clients can't send big requests") {

@@ -7,6 +7,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,9 +38,13 @@ int ConnectLoopback(int port) {
   return fd;
 }
 
-pid_t Spawn(const std::vector<std::string>& args, const std::string& out_path) {
+pid_t Spawn(const std::vector<std::string>& args, const std::string& out_path, int nofile = 0) {
   pid_t pid = fork();
   if (pid != 0) return pid;
+  if (nofile > 0) {
+    rlimit rl{static_cast<rlim_t>(nofile), static_cast<rlim_t>(nofile)};
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
   int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   dup2(fd, 1);
   dup2(fd, 2);
@@ -124,12 +129,12 @@ int FreePort() {
   return ntohs(a.sin_port);
 }
 
-TestServer::TestServer(std::vector<std::string> extra) {
+TestServer::TestServer(std::vector<std::string> extra, int nofile) {
   port_ = FreePort();
   log_path_ = TempPath("log");
   std::vector<std::string> args = {"--port", std::to_string(port_), "--bind", "127.0.0.1"};
   args.insert(args.end(), extra.begin(), extra.end());
-  pid_ = Spawn(args, log_path_);
+  pid_ = Spawn(args, log_path_, nofile);
   for (int i = 0; i < 1000; ++i) {
     int st;
     if (waitpid(pid_, &st, WNOHANG) == pid_) {

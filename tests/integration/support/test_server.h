@@ -18,7 +18,8 @@ class TestServer {
  public:
   // Starts plinth-server with --port <free> plus extra arguments and waits until it accepts
   // connections (or fails the test if it exits or does not within 10 s).
-  explicit TestServer(std::vector<std::string> extra = {});
+  // nofile > 0 caps the server's open files (RLIMIT_NOFILE) to test fd exhaustion.
+  explicit TestServer(std::vector<std::string> extra = {}, int nofile = 0);
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;
