@@ -148,6 +148,12 @@ def interactive_hints(port):
     if not shutil.which("tmux"):
         raise support.Skipped("tmux is missing (apt-get install tmux)")
     prompt = "127.0.0.1:%d>" % port
+    # redis-cli 7.0 asks COMMAND DOCS at start and builds its hints from the reply; when that
+    # fails it falls back to its built-in table. Say which path this run takes.
+    with support.RespConn(port) as conn:
+        _, docs = conn.call("COMMAND", "DOCS", "set")
+    print("  hints come from %s" % ("redis-cli's built-in table (COMMAND DOCS failed)"
+                                    if docs.is_error() else "the server's COMMAND DOCS"))
     env = dict(os.environ, TERM="xterm", HOME=os.environ.get("HOME", "/tmp"))
     subprocess.run(["tmux", "-L", TMUX_SOCKET, "new-session", "-d", "-s", "cli", "-x", "200",
                     "-y", "40", "%s -h 127.0.0.1 -p %d" % (CLI, port)], check=True, env=env,

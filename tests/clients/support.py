@@ -4,6 +4,7 @@ that returns every reply as its exact bytes plus a parsed form. Python 3 standar
 
 import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -61,6 +62,7 @@ class Server:
         self.name = name
         self.port = port
         self.argv = argv
+        self.workdir = workdir
         self._log = tempfile.NamedTemporaryFile(prefix=name + "-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, cwd=workdir,
@@ -92,20 +94,35 @@ class Server:
                            (self.name, self.port, timeout, self.log()))
 
     def stop(self):
-        """SIGTERM, then SIGKILL after 5 s. Returns the exit status."""
+        """SIGTERM, then SIGKILL after 20 s (sanitized builds exit slowly). Returns the exit
+        status (negative: killed by that signal); the log stays readable."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(5)
+                self.proc.wait(20)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self._log.close()
+        if not self._log.closed:
+            self._log.close()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        return self.proc.returncode
+
+    def stop_cleanly(self):
+        """stop(), then an error text (with the log's tail) unless the server exited 0, as a
+        SIGTERM must make it (a sanitizer report or a crash at shutdown fails here)."""
+        status = self.stop()
+        if status == 0:
+            return None
+        return "%s exited with status %s on SIGTERM; log tail:\n%s" % (
+            self.name, status, self.log()[-4000:])
+
+    def __del__(self):
         try:
             os.unlink(self._log.name)
-        except OSError:
+        except (OSError, AttributeError):
             pass
-        return self.proc.returncode
 
     def __enter__(self):
         return self
@@ -114,12 +131,14 @@ class Server:
         self.stop()
 
 
-def _start(name, make_argv, workdir=None, tries=3):
-    """Starts a server on a fresh free port, retrying when another process took the port."""
+def _start(name, make, tries=3):
+    """Starts a server on a fresh free port, retrying when another process took the port.
+    make(port) returns (argv, workdir or None)."""
     last = None
     for _ in range(tries):
         port = free_port()
-        srv = Server(name, make_argv(port), port, workdir)
+        argv, workdir = make(port)
+        srv = Server(name, argv, port, workdir)
         try:
             srv.wait_ready()
             return srv
@@ -132,17 +151,18 @@ def _start(name, make_argv, workdir=None, tries=3):
 def start_plinth(server_path, extra=()):
     """Starts plinth-server with the default plugins (or the built subset) on a free port."""
     base = [server_path] + plugin_args(server_path)
-    return _start("plinth", lambda port: base + ["--port", str(port), "--bind", "127.0.0.1"] +
-                  list(extra))
+    return _start("plinth", lambda port: (base + ["--port", str(port), "--bind", "127.0.0.1"] +
+                                          list(extra), None))
 
 
 def start_redis(redis_path="/usr/bin/redis-server", extra=()):
-    """Starts a throwaway redis-server (no persistence) on a free port."""
-    workdir = tempfile.mkdtemp(prefix="redis-ref-")
-    return _start("redis", lambda port: [redis_path, "--port", str(port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no",
-                                         "--daemonize", "no", "--dir", workdir] + list(extra),
-                  workdir=workdir)
+    """Starts a throwaway redis-server (no persistence, own temporary folder) on a free port."""
+    def make(port):
+        workdir = tempfile.mkdtemp(prefix="redis-ref-")
+        return ([redis_path, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--daemonize", "no", "--dir", workdir] + list(extra),
+                workdir)
+    return _start("redis", make)
 
 
 # ---- RESP ----
@@ -336,7 +356,10 @@ class Checks:
                     print("FAIL server died after %s:\n%s" % (name, server.log()[-3000:]))
                     break
         finally:
-            server.stop()
+            problem = server.stop_cleanly()
+        if problem:
+            failed += 1
+            print("FAIL shutdown: " + problem)
         if missing_plugins and self.args.require_all_plugins:
             failed += missing_plugins
         print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))

@@ -149,7 +149,10 @@ def run_section(section, args, report):
             c.close()
         redis.stop()
         if plinth:
-            plinth.stop()
+            problem = plinth.stop_cleanly()
+            if problem:
+                print(problem)
+                report(section, None, b"", b"(see the log above)", "unclean shutdown")
 
 
 def read_or_closed(conn):
