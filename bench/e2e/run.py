@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Plinth's end-to-end benchmark: builds a release build, runs plinth-server next to Debian's
+redis-server (and any --server NAME=PATH), each pinned to CPU 0 with persistence off while the
+load runs on CPU 1, and writes raw.csv, summary.csv, results.md and PNG plots into a results
+folder. See docs/performance.md. Standard library only."""
+
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cases  # noqa: E402
+import micro  # noqa: E402
+import plots  # noqa: E402
+import report  # noqa: E402
+from servers import RunningServer, ServerSpec, plinth_plugin_args  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PHASES = ("throughput", "memory", "fixed", "callgrind")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", help="results folder (default bench/results/<date>)")
+    p.add_argument("--reps", type=int, default=3, help="repetitions of each case (default 3)")
+    p.add_argument("--smoke", action="store_true",
+                   help="tiny counts, 1 repetition, temp folder: checks that the harness works")
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build-release"),
+                   help="the release build folder (default build-release)")
+    p.add_argument("--no-build", action="store_true", help="use the build folder as it is")
+    p.add_argument("--plinth-server", help="plinth-server binary (skips the build)")
+    p.add_argument("--loadgen", help="plinth-loadgen binary (default: from the build)")
+    p.add_argument("--plugin-dir", help="plugin folder for plinth-server")
+    p.add_argument("--plinth-plugins", default="default",
+                   help="'default' (the server's default set), 'available' (those of the "
+                        "default set that were built) or a comma-separated list")
+    p.add_argument("--redis-server", default=shutil.which("redis-server") or "",
+                   help="the baseline (default: redis-server on PATH)")
+    p.add_argument("--no-redis", action="store_true", help="do not run redis-server")
+    p.add_argument("--server", action="append", default=[], metavar="NAME=PATH",
+                   help="another server taking redis-server's command line (repeatable)")
+    p.add_argument("--redis-benchmark", default=shutil.which("redis-benchmark") or "")
+    p.add_argument("--skip", default="", help="phases to skip: " + ",".join(PHASES))
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="multiplies the request count of every redis-benchmark case")
+    p.add_argument("--rates", default="0,1000,10000,50000",
+                   help="fixed-rate GET rates in req/s; 0 measures idle connections")
+    p.add_argument("--fixed-conns", type=int, default=50)
+    p.add_argument("--fixed-duration", type=float, default=5.0, help="seconds per rate")
+    p.add_argument("--memory-keys", type=int, default=1000000)
+    p.add_argument("--callgrind-requests", type=int, default=20000)
+    p.add_argument("--micro", action="store_true",
+                   help="also run the micro-benchmarks of the build (bench/micro)")
+    p.add_argument("--server-cpu", type=int, default=0)
+    p.add_argument("--client-cpu", type=int, default=1)
+    p.add_argument("--compare", metavar="RESULTS_DIR",
+                   help="count how many medians fall inside that earlier run's min-max")
+    p.add_argument("--publish", action="store_true",
+                   help="copy summary.png to docs/performance.png")
+    a = p.parse_args(argv)
+    if a.smoke:
+        a.reps, a.scale, a.memory_keys = 1, 0.01, 20000
+        a.rates, a.fixed_duration, a.callgrind_requests = "0,1000", 0.5, 300
+    for name in ("out", "build_dir", "plinth_server", "loadgen", "plugin_dir", "redis_server",
+                 "redis_benchmark", "compare"):
+        if getattr(a, name):  # servers run in their own folders: no relative paths
+            setattr(a, name, os.path.abspath(getattr(a, name)))
+    a.server = [s.partition("=")[0] + "=" + os.path.abspath(s.partition("=")[2])
+                if "=" in s else s for s in a.server]
+    a.skip = {s for s in a.skip.split(",") if s}
+    bad = a.skip - set(PHASES)
+    if bad:
+        p.error("unknown phase(s) in --skip: %s" % ",".join(sorted(bad)))
+    return a
+
+
+def build(a, log):
+    """Configures and builds a release build into a.build_dir (unless --no-build)."""
+    if a.no_build or a.plinth_server:
+        return
+    gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+    steps = [["cmake", "-S", ROOT, "-B", a.build_dir] + gen +
+             ["-DCMAKE_BUILD_TYPE=Release", "-DPLINTH_BUILD_TESTS=OFF",
+              "-DPLINTH_BUILD_BENCH=ON"],
+             ["cmake", "--build", a.build_dir, "-j", str(os.cpu_count() or 2)]]
+    for cmd in steps:
+        print("$ " + " ".join(cmd), flush=True)
+        log.write("$ %s\n" % " ".join(cmd))
+        log.flush()
+        if subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+            raise SystemExit("build failed; see %s" % log.name)
+
+
+class Tools:
+    """Binaries and pinning shared by every case."""
+
+    def __init__(self, a, cpus):
+        self.redis_benchmark = a.redis_benchmark
+        self.loadgen = a.loadgen or os.path.join(a.build_dir, "bin", "plinth-loadgen")
+        pinned = cpus >= 2
+        self.server_cpu = a.server_cpu if pinned else None
+        self.client_cpu = a.client_cpu if pinned else None
+        self.case_timeout = 120 if a.smoke else 900
+
+
+def server_specs(a):
+    plinth = a.plinth_server or os.path.join(a.build_dir, "bin", "plinth-server")
+    args, note = plinth_plugin_args(a.plinth_plugins, plinth, a.plugin_dir)
+    specs = [ServerSpec("plinth", "plinth", plinth, args, note)]
+    if not a.no_redis:
+        if a.redis_server and os.path.exists(a.redis_server):
+            specs.append(ServerSpec("redis", "redis", a.redis_server))
+        else:
+            print("warning: no redis-server found; running without the baseline")
+    for s in a.server:
+        name, _, path = s.partition("=")
+        if not name or not path:
+            raise SystemExit("--server wants NAME=PATH, got %r" % s)
+        specs.append(ServerSpec(name, "redis", path))
+    return specs
+
+
+def environment(a, specs, tools):
+    def cmd(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=10,
+                                  cwd=ROOT).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    model = ""
+    if os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")),
+                         "")
+    dirty = " (with uncommitted changes)" if cmd(["git", "status", "--porcelain"]) else ""
+    env = {
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "machine": "%s, %d CPUs, %s" % (model, os.cpu_count() or 0, platform.release()),
+        "commit": (cmd(["git", "rev-parse", "--short", "HEAD"]) or "?") + dirty,
+        "servers": "; ".join("%s: %s%s" % (s.name, s.version(), " (%s)" % s.note if s.note
+                                           else "") for s in specs),
+        "pinning": ("server on CPU %s, load generators on CPU %s" %
+                    (tools.server_cpu, tools.client_cpu)) if tools.server_cpu is not None
+        else "none (fewer than 2 CPUs)",
+        "repetitions": str(a.reps),
+        "command": " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+        "load average at start": " ".join("%.2f" % x for x in os.getloadavg()),
+    }
+    return env
+
+
+def run_matrix(a, specs, tools, out, log, errors):
+    rows = []
+    rates = [float(r) for r in a.rates.split(",") if r != ""]
+    for rep in range(a.reps):
+        order = specs if rep % 2 == 0 else list(reversed(specs))
+        for spec in order:
+            def start(tag):
+                return RunningServer(spec, os.path.join(out, "work", "%s-%d-%s" % (
+                    spec.name, rep, tag)), os.path.join(out, "logs", "%s.log" % spec.name),
+                    tools.server_cpu)
+            phases = []
+            if "throughput" not in a.skip:
+                phases.append(("throughput", lambda s: cases.throughput(tools, s, a.scale, log)))
+            if "memory" not in a.skip or "fixed" not in a.skip:
+                def mem_fixed(s):
+                    r = [] if "memory" in a.skip else cases.memory(s, a.memory_keys)
+                    if "fixed" not in a.skip:
+                        r += cases.fixed_rate(tools, s, rates, a.fixed_conns,
+                                              a.fixed_duration, log)
+                    return r
+                phases.append(("memory+fixed", mem_fixed))
+            for tag, fn in phases:
+                print("rep %d/%d: %s: %s" % (rep + 1, a.reps, spec.name, tag), flush=True)
+                try:
+                    with start(tag) as server:
+                        got = fn(server)
+                    rows += [dict(r, server=spec.name, rep=rep) for r in got]
+                except Exception as e:  # one failing phase must not lose the others
+                    errors.append("%s %s rep %d: %s" % (spec.name, tag, rep, e))
+                    traceback.print_exc(file=log)
+                finally:
+                    shutil.rmtree(os.path.join(out, "work"), ignore_errors=True)
+    return rows
+
+
+def run_callgrind(a, specs, tools, out, log, errors):
+    if "callgrind" in a.skip:
+        return []
+    if not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        print("valgrind not installed: skipping the instruction counts")
+        return []
+    rows = []
+    for spec in specs:
+        print("callgrind: %s" % spec.name, flush=True)
+        work = os.path.join(out, "work", "%s-callgrind" % spec.name)
+        wrapper = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s" %
+                   os.path.join(work, "callgrind.out.%p")]
+        factory = lambda: RunningServer(spec, work, os.path.join(out, "logs", "%s.log" %
+                                                                 spec.name),
+                                        tools.server_cpu, wrapper=wrapper, ready_timeout=120)
+        try:
+            got = cases.callgrind(tools, factory, a.callgrind_requests, log)
+            rows += [dict(r, server=spec.name, rep=0) for r in got]
+        except Exception as e:
+            errors.append("%s callgrind: %s" % (spec.name, e))
+            traceback.print_exc(file=log)
+        finally:
+            shutil.rmtree(os.path.join(out, "work"), ignore_errors=True)
+    return rows
+
+
+def write_results(a, out, rows, specs, env, micro_rows, errors):
+    servers = [s.name for s in specs if any(r["server"] == s.name for r in rows)]
+    baseline = "redis" if "redis" in servers else (servers[0] if servers else "")
+    report.write_raw(os.path.join(out, "raw.csv"), rows)
+    tp_cases = [c.name for c in cases.throughput_cases()]
+    summary = report.summarize(rows, servers, tp_cases)
+    report.write_summary(os.path.join(out, "summary.csv"), summary, servers, baseline)
+    fixed = [r["case"] for r in rows if r["metric"] == "server CPU"]
+    fixed = list(dict.fromkeys(fixed))
+    written = plots.draw(out, summary, servers, baseline, tp_cases, fixed)
+    env["load average at end"] = " ".join("%.2f" % x for x in os.getloadavg())
+    spread = report.noise(summary)
+    if spread:
+        env["noise"] = ("throughput spread (max-min)/median over %d repetitions: median %.0f%%, "
+                        "worst %.0f%%" % (a.reps, 100 * spread[0], 100 * spread[1]))
+    md = ["# Plinth benchmark results", ""]
+    md += ["- **%s**: %s" % (k, v) for k, v in env.items()]
+    md += ["", "Each cell: median (min–max) of the repetitions; ratios compare medians and say "
+           "\"within noise\" when the min–max ranges overlap.", ""]
+    if errors:
+        md += ["**Errors:**", ""] + ["- " + e for e in errors] + [""]
+    if a.compare:
+        md += ["### Against %s" % a.compare, ""]
+        earlier = os.path.join(a.compare, "summary.csv")
+        for metric, inside, overlap, total in report.compare(summary, earlier):
+            md.append("- %s: %d of %d medians inside the earlier min–max; %d of %d ranges "
+                      "overlap" % (metric, inside, total, overlap, total))
+        md.append("")
+    md.append(report.markdown(summary, servers, baseline, set(fixed)))
+    if micro_rows:
+        md += ["### Micro-benchmarks (medians)", "", micro.markdown(micro_rows)]
+    md += ["![%s](%s)" % (os.path.basename(p), os.path.basename(p)) for p in written]
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    if a.publish and os.path.exists(os.path.join(out, "summary.png")):
+        shutil.copy(os.path.join(out, "summary.png"), os.path.join(ROOT, "docs",
+                                                                   "performance.png"))
+    return written
+
+
+def main(argv):
+    a = parse_args(argv)
+    temp = None
+    out = a.out
+    if not out:
+        if a.smoke:
+            out = temp = tempfile.mkdtemp(prefix="plinth-bench-smoke-")
+        else:
+            out = os.path.join(ROOT, "bench", "results",
+                               datetime.datetime.now().strftime("%Y-%m-%d_%H%M%S"))
+    report.ensure_dir(os.path.join(out, "logs"))
+    log = open(os.path.join(out, "logs", "harness.log"), "a")
+    build(a, log)
+    if not a.redis_benchmark:
+        raise SystemExit("redis-benchmark not found (Debian package redis-tools)")
+    tools = Tools(a, len(os.sched_getaffinity(0)))
+    specs = server_specs(a)
+    for s in specs:
+        if not os.path.exists(s.path):
+            raise SystemExit("%s: %s does not exist" % (s.name, s.path))
+    env = environment(a, specs, tools)
+    errors = []
+    started = time.monotonic()
+    micro_rows = []
+    if a.micro:
+        try:
+            micro_rows = micro.run(os.path.join(a.build_dir, "bench"), a.reps,
+                                   0.01 if a.smoke else 0.5, tools.server_cpu, log)
+        except Exception as e:
+            errors.append("micro-benchmarks: %s" % e)
+    rows = run_matrix(a, specs, tools, out, log, errors)
+    rows += run_callgrind(a, specs, tools, out, log, errors)
+    env["duration"] = "%.0f s" % (time.monotonic() - started)
+    written = write_results(a, out, rows, specs, env, micro_rows, errors)
+    log.close()
+    print("results: %s (results.md, summary.csv, raw.csv%s)" % (
+        out, "".join(", " + os.path.basename(p) for p in written)))
+    for e in errors:
+        print("error: " + e, file=sys.stderr)
+    if temp and not errors:
+        shutil.rmtree(temp, ignore_errors=True)
+    return 1 if errors or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

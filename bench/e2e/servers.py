@@ -1,0 +1,134 @@
+"""Starting, measuring and stopping the servers under test. Every server runs pinned to one CPU
+(taskset) with persistence off, on a free loopback port, in its own scratch directory."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import resp
+
+# The plugins plinth-server loads when none are named (host/main.cc).
+PLINTH_DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys"]
+
+
+class ServerSpec:
+    """One server binary to compare. kind is "plinth" or "redis" (redis-server and anything
+    that takes its command line, such as valkey-server)."""
+
+    def __init__(self, name, kind, path, extra_args=None, note=""):
+        self.name = name
+        self.kind = kind
+        self.path = path
+        self.extra_args = list(extra_args or [])
+        self.note = note
+
+    def args(self, port, workdir):
+        if self.kind == "plinth":
+            return [self.path, "--port", str(port), "--bind", "127.0.0.1"] + self.extra_args
+        return [self.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", workdir, "--logfile", "", "--daemonize",
+                "no"] + self.extra_args
+
+    def version(self):
+        try:
+            out = subprocess.run([self.path, "--version"], capture_output=True, text=True,
+                                 timeout=10)
+            return (out.stdout or out.stderr).strip().splitlines()[0]
+        except (OSError, subprocess.SubprocessError, IndexError):
+            return "unknown"
+
+
+def plinth_plugin_args(mode, server_path, plugin_dir):
+    """The plugin arguments for plinth-server. mode "default": the server's default set;
+    "available": the default set minus plugins missing from the plugin folder; otherwise a
+    comma-separated list of plugin names. Returns (args, note)."""
+    args = ["--plugin-dir", plugin_dir] if plugin_dir else []
+    if mode == "default":
+        return args, ""
+    if mode == "available":
+        folder = plugin_dir or os.path.join(os.path.dirname(os.path.abspath(server_path)),
+                                            "..", "lib", "plinth", "plugins")
+        have = [p for p in PLINTH_DEFAULT_PLUGINS
+                if os.path.exists(os.path.join(folder, p + ".so"))]
+        if have == PLINTH_DEFAULT_PLUGINS:
+            return args, ""
+        missing = [p for p in PLINTH_DEFAULT_PLUGINS if p not in have]
+        names = have
+        note = "plugins %s not built; ran with %s" % (",".join(missing), ",".join(have))
+    else:
+        names = [p for p in mode.split(",") if p]
+        note = "plugins: %s" % ",".join(names)
+    args = args + ["--no-default-plugins"]
+    for n in names:
+        args += ["--plugin", n]
+    return args, note
+
+
+def free_port():
+    """A loopback TCP port that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pin(cpu, argv):
+    """argv run on CPU cpu (None: unpinned)."""
+    if cpu is None or not shutil.which("taskset"):
+        return argv
+    return ["taskset", "-c", str(cpu)] + argv
+
+
+class RunningServer:
+    """A started server. Use as a context manager; the process is stopped on exit."""
+
+    def __init__(self, spec, workdir, log_path, cpu, wrapper=None, ready_timeout=30.0):
+        self.spec = spec
+        self.port = free_port()
+        self.workdir = workdir
+        os.makedirs(workdir, exist_ok=True)
+        argv = pin(cpu, list(wrapper or []) + spec.args(self.port, workdir))
+        self.log = open(log_path, "ab")
+        self.log.write(("$ %s\n" % " ".join(argv)).encode())
+        self.log.flush()
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
+                                     cwd=workdir, start_new_session=True)
+        if not resp.wait_ready(self.port, lambda: self.proc.poll() is None, ready_timeout):
+            self.stop()
+            raise RuntimeError("%s did not start (see %s)" % (spec.name, log_path))
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def cpu_seconds(self):
+        """User + system CPU seconds of the server so far (all threads), from /proc/pid/stat."""
+        with open("/proc/%d/stat" % self.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_bytes(self):
+        with open("/proc/%d/status" % self.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
