@@ -123,7 +123,7 @@ def run_section(section, args, report):
             if step.kind == "inline":
                 cur.r.send_raw(step.raw + b"\r\n")
                 cur.p.send_raw(step.raw + b"\r\n")
-                r, p = cur.r.read(), read_or_closed(cur.p)
+                r, p = read_or_closed(cur.r), read_or_closed(cur.p)
             elif "scan" in step.marks:
                 r, p = full_scan(cur.r, step.args), full_scan(cur.p, step.args)
                 if r != p:
