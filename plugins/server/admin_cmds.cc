@@ -1,0 +1,88 @@
+// PLUGIN LIST (also answered as MODULE LIST for clients that ask Redis's way) and SHUTDOWN.
+// Main thread.
+#include <string>
+
+#include "handlers.h"
+#include "server_args.h"
+#include "subcommand.h"
+
+namespace plinth::server {
+
+using sdk::Api;
+
+namespace {
+
+constexpr common::SubcommandDef kPluginSubs[] = {{"list", 2}, {"help", 2}};
+constexpr common::SubcommandDef kModuleSubs[] = {
+    {"list", 2}, {"load", -3}, {"loadex", -3}, {"unload", 3}, {"help", 2}};
+
+// One map per loaded plugin: Redis's MODULE LIST fields (name, ver, path, args) plus the ABI
+// version, the plugin's own version text and its description.
+void ReplyList(const Call& c) {
+  int32_t n = Api().plugin_count();
+  std::vector<std::pair<const plinth_plugin_descriptor_t*, const char*>> plugins;
+  for (int32_t i = 0; i < n; ++i) {
+    const char* path = nullptr;
+    if (const plinth_plugin_descriptor_t* d = Api().plugin_at(i, &path))
+      plugins.emplace_back(d, path);
+  }
+  c.Array(static_cast<int64_t>(plugins.size()));
+  for (const auto& [d, path] : plugins) {
+    c.Map(7);
+    c.Bulk("name");
+    c.Bulk(d->name ? d->name : "");
+    c.Bulk("ver");
+    c.Integer(VersionNumber(d->version ? d->version : ""));
+    c.Bulk("path");
+    c.Bulk(path ? path : "");
+    c.Bulk("args");
+    c.Array(0);
+    c.Bulk("abi");
+    c.Bulk(std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor));
+    c.Bulk("version");
+    c.Bulk(d->version ? d->version : "");
+    c.Bulk("description");
+    c.Bulk(d->description ? d->description : "");
+  }
+}
+
+}  // namespace
+
+void Plugin(Call& c) {
+  std::string error;
+  int sub = common::FindSubcommand("plugin", kPluginSubs, c.arg(1), c.argc(), &error);
+  if (sub < 0) return c.Error(error);
+  if (kPluginSubs[sub].name == "list") return ReplyList(c);
+  ReplyHelp(c, {"PLUGIN <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "LIST",
+                "    Return a list of loaded plugins.", "HELP", "    Prints this help."});
+}
+
+void Module(Call& c) {
+  std::string error;
+  int sub = common::FindSubcommand("module", kModuleSubs, c.arg(1), c.argc(), &error);
+  if (sub < 0) return c.Error(error);
+  std::string_view name = kModuleSubs[sub].name;
+  if (name == "list") return ReplyList(c);
+  if (name == "help") {
+    return ReplyHelp(c, {"MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "LIST",
+                         "    Return a list of loaded plugins (same as PLUGIN LIST).", "HELP",
+                         "    Prints this help."});
+  }
+  c.Error("ERR MODULE " + common::ErrorArg(c.arg(1)) +
+          " is not supported: plugins are loaded at startup (--plugin or the config file)");
+}
+
+void Shutdown(Call& c) {
+  ShutdownArgs args;
+  std::string error;
+  if (!ParseShutdown(ArgsFrom(c, 1), &args, &error)) return c.Error(error);
+  // Shutdown is immediate here, so there is never one in progress to abort.
+  if (args.abort) return c.Error("ERR No shutdown in progress.");
+  uint32_t flags =
+      (args.nosave ? PLINTH_SHUTDOWN_NOSAVE : 0) | (args.save ? PLINTH_SHUTDOWN_SAVE : 0);
+  // Like Redis, a successful SHUTDOWN sends no reply: the connection just closes. The host
+  // stops everything inside this call, so nothing may run after it.
+  Api().server_shutdown(c.raw(), flags);
+}
+
+}  // namespace plinth::server
