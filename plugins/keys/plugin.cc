@@ -64,9 +64,9 @@ const sdk::CommandDef kCommands[] = {
     {"flushall", -1, kW, 0, 0, 0, FlushAll, "server", "[ASYNC|SYNC]",
      "Remove all keys from all databases", "1.0.0"},
     {"object", -2, kR, 0, 0, 0, Object, "generic",
-     "ENCODING key|FREQ key|IDLETIME key|REFCOUNT key|HELP",
+     "<ENCODING key|FREQ key|IDLETIME key|REFCOUNT key|HELP>",
      "A container for object introspection commands", "2.2.3"},
-    {"memory", -2, kR, 0, 0, 0, Memory, "server", "USAGE key [SAMPLES count]|HELP",
+    {"memory", -2, kR, 0, 0, 0, Memory, "server", "<USAGE key [SAMPLES count]|HELP>",
      "A container for memory diagnostics commands", "4.0.0"},
 };
 
