@@ -25,10 +25,10 @@ const sdk::CommandDef kCommands[] = {
     {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Reset, "connection", nullptr,
      "Reset the connection", "6.2.0"},
     {"client", -2, kNoScript | kLoadingStale, 0, 0, 0, Client, "connection",
-     "ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
+     "<ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
      "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "
-     "ip:port] [LADDR ip:port] [SKIPME yes|no]|SETNAME connection-name|GETNAME|SETINFO "
-     "LIB-NAME libname|SETINFO LIB-VER libver|HELP",
+     "ip:port] [LADDR ip:port] [SKIPME yes|no]|SETNAME connection-name|GETNAME|SETINFO LIB-NAME "
+     "libname|SETINFO LIB-VER libver|HELP>",
      "A container for client connection commands", "2.4.0"},
 };
 
