@@ -15,9 +15,9 @@ using sdk::Api;
 
 namespace {
 
-constexpr common::SubcommandDef kSubs[] = {{"id", 2},      {"info", 2},    {"list", -2},
-                                           {"kill", -3},   {"setname", 3}, {"getname", 2},
-                                           {"setinfo", 4}, {"help", 2}};
+constexpr common::SubcommandDef kSubs[] = {{"id", 2},      {"info", 2},     {"list", -2},
+                                           {"kill", -3},   {"setname", 3},  {"getname", 2},
+                                           {"setinfo", 4}, {"no-evict", 3}, {"help", 2}};
 
 // Collects CLIENT LIST lines, each ending in exactly one '\n'.
 struct LineSink {
@@ -143,6 +143,8 @@ void Help(const Call& c) {
       "    Assign the name <name> to the current connection.",
       "SETINFO <LIB-NAME|LIB-VER> <value>",
       "    Set the client library name or version shown by CLIENT LIST.",
+      "NO-EVICT (ON|OFF)",
+      "    Accepted for compatibility: clients are never evicted.",
       "HELP",
       "    Prints this help."};
   c.Array(static_cast<int64_t>(std::size(kLines)));
@@ -171,6 +173,11 @@ void Client(Call& c) {
     return (v && len > 0) ? c.Bulk(std::string_view(v, len)) : c.Null();
   }
   if (name == "setinfo") return SetInfo(c);
+  if (name == "no-evict") {
+    // Clients are never evicted here, so both settings are accepted and change nothing.
+    bool valid = common::EqualsNoCase(c.arg(2), "on") || common::EqualsNoCase(c.arg(2), "off");
+    return valid ? c.Ok() : c.Error(common::kSyntaxError);
+  }
   Help(c);
 }
 

@@ -28,7 +28,7 @@ const sdk::CommandDef kCommands[] = {
      "<ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
      "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "
      "ip:port] [LADDR ip:port] [SKIPME yes|no]|SETNAME connection-name|GETNAME|SETINFO LIB-NAME "
-     "libname|SETINFO LIB-VER libver|HELP>",
+     "libname|SETINFO LIB-VER libver|NO-EVICT <ON|OFF>|HELP>",
      "A container for client connection commands", "2.4.0"},
 };
 

@@ -133,6 +133,8 @@ TEST_CASE("connection commands: CLIENT SETNAME, GETNAME, ID, INFO and LIST") {
   CHECK(f.Run({"client", "list", "type", "foo"}) == "(error) ERR Unknown client type 'foo'");
   CHECK(f.Run({"client", "list", "id", "x"}) == "(error) ERR Invalid client ID");
   CHECK(f.Run({"client", "list", "foo"}) == "(error) ERR syntax error");
+  CHECK(f.Run({"client", "no-evict", "ON"}) == "OK");
+  CHECK(f.Run({"client", "no-evict", "maybe"}) == "(error) ERR syntax error");
   CHECK(f.Run({"client", "nope"}) == "(error) ERR unknown subcommand 'nope'. Try CLIENT HELP.");
   CHECK(f.Run({"client", "id", "x"}) ==
         "(error) ERR wrong number of arguments for 'client|id' command");
