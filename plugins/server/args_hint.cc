@@ -100,6 +100,12 @@ bool IsToken(std::string_view w) {
   return letter;
 }
 
+// 0: a token, 1: a value word, 2: "...", 3: a group; alternatives of one shape line up.
+int Shape(const Raw& r) {
+  if (r.kind == Raw::Kind::kWord) return IsToken(r.text) ? 0 : 1;
+  return r.kind == Raw::Kind::kEllipsis ? 2 : 3;
+}
+
 bool IsValueWord(const Raw& r) { return r.kind == Raw::Kind::kWord && !IsToken(r.text); }
 
 std::string Lower(std::string_view s) {
@@ -185,11 +191,16 @@ bool ConvertGroup(const Raw& group, DocArg* out) {
     if (!ConvertSeq(s, &none, &args) || args.empty()) return false;
     alts.push_back(std::move(args));
   }
-  // "[TYPE A|B|C]": the first alternative carries a token shared by all of them.
+  // "[TYPE A|B|C]": the first alternative carries a token shared by all of them, recognised
+  // when the rest of the first alternative has the same shape as every other one.
   bool factor = alts.size() > 1 && group.alts[0].size() >= 2 &&
                 group.alts[0][0].kind == Raw::Kind::kWord && IsToken(group.alts[0][0].text);
-  for (size_t k = 1; factor && k < group.alts.size(); ++k)
-    factor = group.alts[k].size() == group.alts[0].size() - 1;
+  for (size_t k = 1; factor && k < group.alts.size(); ++k) {
+    const Seq& other = group.alts[k];
+    factor = other.size() == group.alts[0].size() - 1;
+    for (size_t e = 0; factor && e < other.size(); ++e)
+      factor = Shape(other[e]) == Shape(group.alts[0][e + 1]);
+  }
   if (factor) {
     Raw rest = group;
     rest.alts[0].erase(rest.alts[0].begin());

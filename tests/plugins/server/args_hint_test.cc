@@ -161,6 +161,10 @@ TEST_CASE("args hint: a container's one-of splits into subcommands") {
   CHECK(RenderArgs(command[1].args) == "command [arg [arg ...]]");
   CHECK(command[2].name == "get");
   CHECK(RenderArgs(command[2].args) == "parameter [parameter ...]");
+  auto noevict = SplitSubcommands(Parse("<NO-EVICT <ON|OFF>|HELP>"));
+  REQUIRE(noevict.size() == 2);
+  CHECK(noevict[0].name == "no-evict");
+  CHECK(RenderArgs(noevict[0].args) == "ON|OFF");
   CHECK(SplitSubcommands(Parse("key [key ...]")).empty());
   CHECK(SplitSubcommands(Parse("[NX|XX]")).empty());
 }
