@@ -16,18 +16,20 @@ void CloseIdleClients() {
   Server& s = Srv();
   if (s.limits.timeout_s <= 0 && s.limits.out_soft <= 0) return;
   int64_t now = NowMs();
-  std::vector<Client*> idle;
+  // Collect first: closing a client removes it from the map being walked.
+  std::vector<Client*> idle, over_soft;
   for (auto& [id, c] : s.clients) {
     if (s.limits.timeout_s > 0 && now - c->last_interaction_ms > s.limits.timeout_s * 1000)
       idle.push_back(c);
     else if (c->soft_limit_since)
-      ClientCheckOutputLimits(c);
+      over_soft.push_back(c);
   }
   for (Client* c : idle) {
     Log(LogLevel::kVerbose, "Closing idle client id=%llu", static_cast<unsigned long long>(c->id));
     s.stats.timeout_disconnections++;
     ClientClose(c);
   }
+  for (Client* c : over_soft) ClientCheckOutputLimits(c);
 }
 
 void OnCron(uv_timer_t*) {

@@ -2,6 +2,7 @@
 // propagation of the command's effects to the stream consumers.
 #include <time.h>
 
+#include <cstring>
 #include <string>
 
 #include "host/call.h"
@@ -30,15 +31,19 @@ void ReplyError(Client* c, const std::string& msg) {
   ClientEncode(c, item);
 }
 
+// Redis prints the names as C strings: each stops at its first NUL byte.
+std::string_view CText(const char* p, size_t len, size_t max) {
+  return std::string_view(p, strnlen(p, std::min(len, max)));
+}
+
 std::string UnknownCommandError(int32_t argc, const char* const* argv, const size_t* len) {
   std::string args;
   for (int32_t i = 1; i < argc && args.size() < 128; ++i) {
-    size_t room = 128 - args.size();
     args += '\'';
-    args.append(argv[i], std::min(len[i], room));
+    args += CText(argv[i], len[i], 128 - args.size() + 1);
     args += "' ";
   }
-  return "ERR unknown command '" + std::string(argv[0], std::min<size_t>(len[0], 128)) +
+  return "ERR unknown command '" + std::string(CText(argv[0], len[0], 128)) +
          "', with args beginning with: " + args;
 }
 
@@ -115,7 +120,7 @@ void Execute(Client* c, int32_t argc, const char* const* argv, const size_t* arg
         }
         Propagate(call.db, static_cast<int32_t>(av.size()), av.data(), al.data());
       }
-    } else if (s.dirty != dirty && !call.no_propagate) {
+    } else if (s.dirty != dirty && !call.no_propagate && (cmd->spec.flags & PLINTH_CMD_WRITE)) {
       Propagate(call.db, argc, argv, argvlen);
     }
   }

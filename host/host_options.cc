@@ -79,6 +79,14 @@ int32_t ApplyOutputLimit(void*, const char*, const char* v, size_t len, char* er
   return PLINTH_OK;
 }
 
+// Placeholders accept only their default: the feature needs its plugin.
+int32_t ApplyPlaceholder(void* ctx, const char* name, const char* v, size_t len, char* err,
+                         size_t errlen) {
+  if (std::string_view(v, len) == static_cast<const char*>(ctx)) return PLINTH_OK;
+  std::snprintf(err, errlen, "'%s' needs a persistence plugin, and none is loaded", name);
+  return PLINTH_ERR;
+}
+
 struct HostOption {
   const char* name;
   uint32_t type;
@@ -115,6 +123,10 @@ const HostOption kHostOptions[] = {
      nullptr},
     {"plugin-allow-writable", PLINTH_OPT_BOOL, 0, "no", 0, 0, nullptr,
      "load plugin files that group or others may write", nullptr},
+    {"appendonly", PLINTH_OPT_BOOL, kMut | kOptPlaceholder, "no", 0, 0, nullptr,
+     "append-only file (needs a persistence plugin)", ApplyPlaceholder},
+    {"save", PLINTH_OPT_STRING, kMut | kOptPlaceholder, "", 0, 0, nullptr,
+     "snapshot schedule (needs a persistence plugin)", ApplyPlaceholder},
 };
 
 }  // namespace
@@ -132,6 +144,7 @@ bool RegisterHostOptions(std::string* err) {
     s.enum_values = h.enums;
     s.description = h.desc;
     s.apply = h.apply;
+    s.ctx = const_cast<char*>(h.def);
     if (!Srv().options.Register(&s, "host", err)) return false;
   }
   return true;

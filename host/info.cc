@@ -128,6 +128,16 @@ void Stats_(std::string& o) {
   Field(o, "client_timeout_disconnections", st.timeout_disconnections);
 }
 
+// Until a replication plugin registers its own "replication" section, the server is a master
+// without replicas, as clients that read INFO replication expect.
+void Replication(std::string& o) {
+  Field(o, "role", "master");
+  Field(o, "connected_slaves", 0);
+  Field(o, "master_failover_state", "no-failover");
+  Field(o, "master_repl_offset", 0);
+  Field(o, "repl_backlog_active", 0);
+}
+
 void Cpu(std::string& o) {
   struct rusage self;
   getrusage(RUSAGE_SELF, &self);
@@ -226,8 +236,14 @@ std::string RenderInfo(std::string_view section) {
   bool all = sec == "all" || sec == "everything";
   bool def = sec.empty() || sec == "default";
   std::string o;
+  auto plugin_has = [](const char* name) {
+    for (const InfoSection& s : Srv().registry.info_sections)
+      if (s.name == name) return true;
+    return false;
+  };
   for (const HostSection& h : kSections) {
     if (!(all || (def && h.in_default) || sec == h.name)) continue;
+    if (plugin_has(h.name)) continue;
     Begin(o, h.title);
     h.fn(o);
   }

@@ -168,6 +168,10 @@ int Main(int argc, char** argv) {
       return 1;
     }
   }
+  if (!s.options.SettlePlaceholders(&err)) {
+    std::fprintf(stderr, "plinth-server: %s\n", err.c_str());
+    return 1;
+  }
   bool unknown = false;
   for (const std::string& name : s.options.UnusedPending()) {
     std::fprintf(stderr, "plinth-server: unknown option '%s'\n", name.c_str());

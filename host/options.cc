@@ -145,10 +145,13 @@ bool Options::Register(const plinth_option_spec_t* spec, const std::string& owne
   o.owner = owner;
   bool global = (spec->flags & PLINTH_OPT_GLOBAL_NAME) || owner == "host";
   o.name = global ? spec->name : owner + "." + spec->name;
-  if (options_.count(o.name)) {
+  auto existing = options_.find(o.name);
+  bool takeover = existing != options_.end() && (existing->second.flags & kOptPlaceholder);
+  if (existing != options_.end() && !takeover) {
     *err = "option '" + o.name + "' is already registered";
     return false;
   }
+  if (takeover) options_.erase(existing);
   o.type = spec->type;
   o.flags = spec->flags;
   o.default_value = spec->default_value ? spec->default_value : "";
@@ -172,18 +175,16 @@ bool Options::Register(const plinth_option_spec_t* spec, const std::string& owne
     *err = "option '" + o.name + "': bad default: " + *err;
     return false;
   }
-  // A configured value: inside the plugin's own object (bare name), else full or bare name.
-  const char* keys[] = {nullptr, nullptr, nullptr};
-  std::string scoped = owner + "/" + spec->name;
-  keys[0] = scoped.c_str();
-  keys[1] = o.name.c_str();
+  // A configured value: inside the plugin's own config object, else under the full name. A
+  // placeholder leaves configured values to the plugin that will replace it.
   Pending* p = nullptr;
-  for (const char* k : keys) {
-    if (!k) continue;
-    auto it = pending_.find(k);
-    if (it != pending_.end()) {
-      p = &it->second;
-      break;
+  if (!(spec->flags & kOptPlaceholder)) {
+    for (const std::string& k : {owner + "/" + spec->name, o.name}) {
+      auto it = pending_.find(k);
+      if (it != pending_.end()) {
+        p = &it->second;
+        break;
+      }
     }
   }
   std::string name = o.name;
@@ -191,6 +192,7 @@ bool Options::Register(const plinth_option_spec_t* spec, const std::string& owne
   if (p) {
     p->used = true;
     if (!Set(name, p->value, false, err)) {
+      *err = "option '" + name + "': " + *err;
       options_.erase(name);
       return false;
     }
@@ -241,6 +243,16 @@ bool Options::Set(std::string_view name, std::string_view value, bool runtime, s
 void Options::UnregisterOwner(const std::string& owner) {
   for (auto it = options_.begin(); it != options_.end();)
     it = it->second.owner == owner ? options_.erase(it) : std::next(it);
+}
+
+bool Options::SettlePlaceholders(std::string* err) {
+  for (auto& [key, p] : pending_) {
+    auto it = options_.find(key);
+    if (p.used || it == options_.end() || !(it->second.flags & kOptPlaceholder)) continue;
+    p.used = true;
+    if (!Set(key, p.value, false, err)) return false;
+  }
+  return true;
 }
 
 std::vector<std::string> Options::UnusedPending() const {

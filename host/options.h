@@ -13,6 +13,11 @@
 
 namespace plinth::host {
 
+// Host-only flag (not in the ABI): an option the host registers until a plugin provides it
+// (appendonly, save: what clients read even when no persistence plugin is loaded). A plugin
+// registering the same name replaces it.
+inline constexpr uint32_t kOptPlaceholder = 0x80000000u;
+
 struct Option {
   std::string name;   // full name: "port", "tcp.backlog"
   std::string owner;  // "host" or the plugin's name
@@ -42,6 +47,9 @@ class Options {
   bool Set(std::string_view name, std::string_view value, bool runtime, std::string* err);
   // Removes every option owned by owner (rollback of a failed init).
   void UnregisterOwner(const std::string& owner);
+  // Gives placeholders the configured values no plugin took. Returns false with *err when one
+  // is refused (the feature needs its plugin).
+  bool SettlePlaceholders(std::string* err);
   // Configured names that no registered option consumed.
   std::vector<std::string> UnusedPending() const;
   // Options in name order.

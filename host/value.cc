@@ -1,9 +1,9 @@
 // Value allocation, refcounting and the registry of plugin value types.
 #include "host/value.h"
 
-#include <cstdlib>
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>

@@ -97,3 +97,24 @@ TEST_CASE("options: enums are matched case-insensitively and report their index"
   CHECK(o.Find("loglevel")->value == "warning");
   CHECK_FALSE(o.Set("loglevel", "loud", true, &err));
 }
+
+TEST_CASE("options: a plugin takes over a host placeholder and gets its configured value") {
+  Options o;
+  std::string err;
+  o.SetPending("appendonly", "yes");
+  auto holder = Spec("appendonly", PLINTH_OPT_BOOL, "no",
+                     PLINTH_OPT_GLOBAL_NAME | plinth::host::kOptPlaceholder);
+  holder.apply = [](void*, const char*, const char* v, size_t n, char*, size_t) {
+    return std::string_view(v, n) == "no" ? PLINTH_OK : PLINTH_ERR;
+  };
+  REQUIRE(o.Register(&holder, "host", &err));  // leaves "yes" to the real plugin
+  CHECK(o.Find("appendonly")->value == "no");
+  CHECK(o.UnusedPending().size() == 1);
+  std::string why;
+  CHECK_FALSE(o.Set("appendonly", "yes", false, &why));
+  auto real = Spec("appendonly", PLINTH_OPT_BOOL, "no", PLINTH_OPT_GLOBAL_NAME);
+  REQUIRE(o.Register(&real, "aof", &err));
+  CHECK(o.Find("appendonly")->owner == "aof");
+  CHECK(o.Find("appendonly")->int_value == 1);
+  CHECK_FALSE(o.Register(&real, "other", &err));
+}
