@@ -203,6 +203,7 @@ const HostSection kSections[] = {
     {"clients", "Clients", Clients, true},
     {"memory", "Memory", Memory, true},
     {"stats", "Stats", Stats_, true},
+    {"replication", "Replication", Replication, true},
     {"cpu", "CPU", Cpu, true},
     {"plugins", "Plugins", Plugins, false},
     {"commandstats", "Commandstats", CommandStats, false},
