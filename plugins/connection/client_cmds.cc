@@ -159,7 +159,11 @@ void Client(Call& c) {
   if (sub < 0) return c.Error(error);
   std::string_view name = kSubs[sub].name;
   if (name == "id") return c.Integer(static_cast<int64_t>(Api().client_id(c.raw())));
-  if (name == "info") return ReplyText(c, Describe(c, Api().client_id(c.raw())));
+  if (name == "info") {
+    // A call without a client (id 0: replay, scripts) has no line of its own.
+    uint64_t id = Api().client_id(c.raw());
+    return ReplyText(c, id ? Describe(c, id) : std::vector<std::string>());
+  }
   if (name == "list") return List(c);
   if (name == "kill") return Kill(c);
   if (name == "setname") {

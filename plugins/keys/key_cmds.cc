@@ -83,7 +83,8 @@ void Touch(Call& c) { c.Integer(CountExisting(c)); }
 
 void Type(Call& c) {
   const plinth_value_t* v = c.Get(c.arg(1));
-  c.Simple(v ? Api().type_name(Api().value_type(v)) : "none");
+  const char* name = v ? Api().type_name(Api().value_type(v)) : nullptr;
+  c.Simple(name ? name : "none");
 }
 
 void Rename(Call& c) { RenameGeneric(c, false); }
