@@ -46,8 +46,8 @@ inline constexpr std::string_view kAuthWithoutPassword =
     "sure your configuration is correct?";
 inline constexpr std::string_view kHelloNoAuth =
     "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-    "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
-    "RESP protocol version at the same time";
+    "AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+    "protocol version at the same time";
 
 }  // namespace plinth::connection
 
