@@ -117,8 +117,9 @@ def memory(server, keys):
             row(name, "RSS per key", "bytes", "lower", (after - before) / keys)]
 
 
-def fixed_rate(tools, server, rates, conns, duration, log):
-    """The fixed-rate generator at each rate (0: idle connections) against one server."""
+def fixed_rate(tools, server, rates, conns, duration, log, notes):
+    """The fixed-rate generator at each rate (0: idle connections) against one server. Why a
+    rate was not held goes into notes."""
     rows = []
     for rate in rates:
         argv = pin(tools.client_cpu, [tools.loadgen, "--port", str(server.port), "--rate",
@@ -135,6 +136,8 @@ def fixed_rate(tools, server, rates, conns, duration, log):
                                                                          out.stderr.strip()))
         r = json.loads(out.stdout)
         name = "idle, %d conns" % conns if rate == 0 else "GET %s/s" % human_count(rate)
+        if r["note"]:
+            notes.append("%s, %s: %s" % (server.spec.name, name, r["note"]))
         rows.append(row(name, "server CPU", "% of a core", "lower", r["server_cpu_pct"]))
         if rate == 0:
             continue

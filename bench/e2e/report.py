@@ -109,11 +109,16 @@ SECTIONS = [
     ("Fixed rate: server CPU (% of one core, lower is better)", ["server CPU"]),
     ("Fixed rate: latency from write to reply (us, lower is better)",
      ["p50 latency", "p99 latency", "p99.9 latency"]),
-    ("Fixed rate: did the generator hold the rate? (reply rate req/s; held = within 2%)",
-     ["reply rate"]),
+    ("Fixed rate: did the generator hold the rate? (reply rate req/s; held = within 2%) and "
+     "how late did it send (p99 lag behind its schedule, us)",
+     ["reply rate", "generator lag p99"]),
     ("Instructions per request under callgrind (lower is better)",
      ["instructions per request"]),
 ]
+
+
+# Metrics about the harness itself, where comparing servers means nothing.
+NO_VERDICT = {"reply rate", "generator lag p99"}
 
 
 def markdown(summary, servers, baseline, fixed_cases):
@@ -154,8 +159,10 @@ def markdown(summary, servers, baseline, fixed_cases):
                 if baseline not in servers:
                     continue
                 r = ratio(e["stats"], s, baseline)
-                if r is None or k[1] == "reply rate":
-                    cells.append("n/a" if r is None else "%.2f×" % r)
+                if k[1] in NO_VERDICT:
+                    cells.append("")
+                elif r is None:
+                    cells.append("n/a")
                 else:
                     cells.append("%.2f× (%s)" % (r, verdict(e["stats"], s, baseline,
                                                             e["better"])))

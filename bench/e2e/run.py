@@ -157,7 +157,7 @@ def environment(a, specs, tools):
     return env
 
 
-def run_matrix(a, specs, tools, out, log, errors):
+def run_matrix(a, specs, tools, out, log, errors, notes):
     rows = []
     rates = [float(r) for r in a.rates.split(",") if r != ""]
     for rep in range(a.reps):
@@ -175,7 +175,7 @@ def run_matrix(a, specs, tools, out, log, errors):
                     r = [] if "memory" in a.skip else cases.memory(s, a.memory_keys)
                     if "fixed" not in a.skip:
                         r += cases.fixed_rate(tools, s, rates, a.fixed_conns,
-                                              a.fixed_duration, log)
+                                              a.fixed_duration, log, notes)
                     return r
                 phases.append(("memory+fixed", mem_fixed))
             for tag, fn in phases:
@@ -218,7 +218,7 @@ def run_callgrind(a, specs, tools, out, log, errors):
     return rows
 
 
-def write_results(a, out, rows, specs, env, micro_rows, errors):
+def write_results(a, out, rows, specs, env, micro_rows, errors, notes):
     servers = [s.name for s in specs if any(r["server"] == s.name for r in rows)]
     baseline = "redis" if "redis" in servers else (servers[0] if servers else "")
     report.write_raw(os.path.join(out, "raw.csv"), rows)
@@ -247,6 +247,8 @@ def write_results(a, out, rows, specs, env, micro_rows, errors):
                       "overlap" % (metric, inside, total, overlap, total))
         md.append("")
     md.append(report.markdown(summary, servers, baseline, set(fixed)))
+    if notes:
+        md += ["Fixed-rate runs that missed their rate:", ""] + ["- " + n for n in notes] + [""]
     if micro_rows:
         md += ["### Micro-benchmarks (medians)", "", micro.markdown(micro_rows)]
     md += ["![%s](%s)" % (os.path.basename(p), os.path.basename(p)) for p in written]
@@ -288,10 +290,11 @@ def main(argv):
                                    0.01 if a.smoke else 0.5, tools.server_cpu, log)
         except Exception as e:
             errors.append("micro-benchmarks: %s" % e)
-    rows = run_matrix(a, specs, tools, out, log, errors)
+    notes = []
+    rows = run_matrix(a, specs, tools, out, log, errors, notes)
     rows += run_callgrind(a, specs, tools, out, log, errors)
     env["duration"] = "%.0f s" % (time.monotonic() - started)
-    written = write_results(a, out, rows, specs, env, micro_rows, errors)
+    written = write_results(a, out, rows, specs, env, micro_rows, errors, notes)
     log.close()
     print("results: %s (results.md, summary.csv, raw.csv%s)" % (
         out, "".join(", " + os.path.basename(p) for p in written)))

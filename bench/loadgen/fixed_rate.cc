@@ -290,8 +290,15 @@ bool RunFixedRate(const FixedRateConfig& cfg, FixedRateResult* out, std::string*
   const bool sent_ok = std::fabs(r.sent_rate - cfg.rate) <= tol;
   const bool reply_ok = std::fabs(r.reply_rate - cfg.rate) <= tol && r.unanswered == 0;
   r.held = sent_ok && reply_ok;
+  // A generator that was itself held off the CPU sends late, and the replies to what it sent
+  // late land after the window: that is the machine, not the server.
+  const bool stalled = r.send_lag_p99_us > 0.02 * cfg.duration_s * 1e6;
   if (!sent_ok) {
     r.note = "the generator could not send at the target rate";
+  } else if (!reply_ok && stalled) {
+    r.note = "the generator was held off the CPU (p99 send lag " +
+             std::to_string(static_cast<int64_t>(r.send_lag_p99_us / 1000)) +
+             " ms), so replies fell outside the window";
   } else if (!reply_ok) {
     r.note = "the server did not answer at the target rate";
   }
