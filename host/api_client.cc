@@ -179,6 +179,7 @@ const plinth_plugin_descriptor_t* PluginAt(int32_t i, const char** path) {
 
 void ServerShutdown(plinth_call_t* c, uint32_t) {
   Log(LogLevel::kWarning, "User requested shutdown...");
+  c->replies++;  // SHUTDOWN answers by closing the connection, like Redis
   if (c->client) c->client->close_after_reply = true;
   ServerStop();
 }
