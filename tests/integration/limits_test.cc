@@ -129,12 +129,34 @@ TEST_CASE("limits: requirepass needs AUTH, and unauthenticated clients can't sen
   CHECK(bulk.Read() == "-ERR Protocol error: unauthenticated bulk length\r\n");
 }
 
-TEST_CASE("limits: protected mode admits loopback clients when no password is set") {
-  TestServer s;  // protected-mode yes by default
-  RespConn c(s.port());
-  CHECK(c.Cmd({"CONFIG", "GET", "protected-mode"}) ==
-        "*2\r\n$14\r\nprotected-mode\r\n$3\r\nyes\r\n");
-  CHECK(c.Cmd({"PING"}) == "+PONG\r\n");
+TEST_CASE("limits: protected mode denies remote clients when no password is set") {
+  int remote = plinth::testing::FreePort();
+  TestServer s(
+      {"--plugin", PLINTH_TEST_REMOTE_PLUGIN, "--test-remote-port", std::to_string(remote)});
+  RespConn local(s.port());
+  CHECK(local.Cmd({"PING"}) == "+PONG\r\n");
+  RespConn outsider(remote);
+  CHECK(outsider.Read().rfind("-DENIED Running in protected mode", 0) == 0);
+  CHECK(outsider.WaitClosed());
+  CHECK(InfoField(local, "stats", "rejected_connections") == 1);
+}
+
+TEST_CASE("limits: protected mode lets remote clients in once a password is set") {
+  int remote = plinth::testing::FreePort();
+  TestServer s({"--plugin", PLINTH_TEST_REMOTE_PLUGIN, "--test-remote-port", std::to_string(remote),
+                "--requirepass", "pw"});
+  RespConn outsider(remote);
+  CHECK(outsider.Cmd({"GET", "k"}) == "-NOAUTH Authentication required.\r\n");
+  CHECK(outsider.Cmd({"AUTH", "pw"}) == "+OK\r\n");
+  CHECK(outsider.Cmd({"PING"}) == "+PONG\r\n");
+}
+
+TEST_CASE("limits: with protected-mode no, remote clients need no password") {
+  int remote = plinth::testing::FreePort();
+  TestServer s({"--plugin", PLINTH_TEST_REMOTE_PLUGIN, "--test-remote-port", std::to_string(remote),
+                "--protected-mode", "no"});
+  RespConn outsider(remote);
+  CHECK(outsider.Cmd({"PING"}) == "+PONG\r\n");
 }
 
 TEST_CASE("limits: idle clients and half-sent commands are closed after timeout") {
