@@ -25,6 +25,25 @@ long long InfoField(RespConn& c, const std::string& section, const std::string& 
 
 void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// Stores a 256 KiB value, then has a client with a tiny receive buffer ask for it gets times
+// without ever reading: its replies pile up in the server's output buffer.
+void FloodWithoutReading(RespConn& setup, RespConn& lazy, int gets) {
+  CHECK(setup.Cmd({"SET", "big", std::string(256 * 1024, 'v')}) == "+OK\r\n");
+  int small = 4096;
+  setsockopt(lazy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  std::string batch;
+  for (int i = 0; i < gets; ++i) batch += Multibulk({"GET", "big"});
+  lazy.Send(batch);
+}
+
+// Output-buffer disconnections, after waiting up to wait_ms for at least one.
+long long OutputLimitDisconnections(RespConn& c, int wait_ms) {
+  const char* field = "client_output_buffer_limit_disconnections";
+  for (int waited = 0; waited < wait_ms && InfoField(c, "stats", field) < 1; waited += 50)
+    Sleep(50);
+  return InfoField(c, "stats", field);
+}
+
 }  // namespace
 
 TEST_CASE("limits: a bulk of exactly proto-max-bulk-len is accepted, one byte more is not") {
@@ -52,37 +71,19 @@ TEST_CASE("limits: a query buffer over client-query-buffer-limit closes the clie
 
 TEST_CASE("limits: a client that never reads is closed at the output hard limit") {
   TestServer s({"--client-output-buffer-limit", "normal 4mb 0 0"});
-  RespConn setup(s.port());
-  CHECK(setup.Cmd({"SET", "big", std::string(256 * 1024, 'v')}) == "+OK\r\n");
-  RespConn lazy(s.port());
-  int small = 4096;
-  setsockopt(lazy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  std::string gets;
-  for (int i = 0; i < 400; ++i) gets += Multibulk({"GET", "big"});  // 100 MB of replies
-  lazy.Send(gets);
-  for (int i = 0;
-       i < 100 && InfoField(setup, "stats", "client_output_buffer_limit_disconnections") < 1; ++i)
-    Sleep(50);
-  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 1);
+  RespConn setup(s.port()), lazy(s.port());
+  FloodWithoutReading(setup, lazy, 400);  // 100 MB of replies
+  CHECK(OutputLimitDisconnections(setup, 5000) == 1);
   CHECK(InfoField(setup, "memory", "used_memory") < 64LL * 1024 * 1024);
 }
 
 TEST_CASE("limits: over the soft limit for its seconds closes the client") {
   TestServer s({"--client-output-buffer-limit", "normal 0 2mb 1"});
-  RespConn setup(s.port());
-  CHECK(setup.Cmd({"SET", "big", std::string(256 * 1024, 'v')}) == "+OK\r\n");
-  RespConn lazy(s.port());
-  int small = 4096;
-  setsockopt(lazy.fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  std::string gets;
-  for (int i = 0; i < 64; ++i) gets += Multibulk({"GET", "big"});
-  lazy.Send(gets);
+  RespConn setup(s.port()), lazy(s.port());
+  FloodWithoutReading(setup, lazy, 64);
   Sleep(300);
-  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 0);
-  for (int i = 0;
-       i < 60 && InfoField(setup, "stats", "client_output_buffer_limit_disconnections") < 1; ++i)
-    Sleep(50);
-  CHECK(InfoField(setup, "stats", "client_output_buffer_limit_disconnections") == 1);
+  CHECK(OutputLimitDisconnections(setup, 0) == 0);
+  CHECK(OutputLimitDisconnections(setup, 3000) == 1);
 }
 
 TEST_CASE("limits: maxclients + 1 gets the Redis error and is closed") {
