@@ -1,6 +1,7 @@
 // Connection syscalls. Errors that only mean "try later" become kIoAgain; the rest kIoError.
 #include "conn.h"
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -22,6 +23,19 @@ bool IsPendingClientError(int e) {
          e == ENONET || e == EHOSTUNREACH || e == EOPNOTSUPP || e == ENETUNREACH || e == EPERM;
 }
 
+// One descriptor held in reserve. When the process runs out, it is released to accept and close
+// the oldest pending connection: the backlog drains (that client sees a close) instead of the
+// listener staying readable and the loop spinning on it. Main thread only.
+int g_spare_fd = -2;
+
+void ShedOnePending(int lfd) {
+  if (g_spare_fd == -2) return;  // never armed: nothing to give back
+  if (g_spare_fd >= 0) close(g_spare_fd);
+  int fd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd >= 0) close(fd);
+  g_spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 }  // namespace
 
 void SetKeepAlive(int fd, int interval) {
@@ -39,6 +53,7 @@ void SetKeepAlive(int fd, int interval) {
 AcceptStatus AcceptOne(int lfd, const std::string& unix_path, int keepalive_seconds, Accepted* out,
                        int* err) {
   *err = 0;
+  if (g_spare_fd == -2) g_spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   sockaddr_storage peer{};
   int fd = -1;
   // Bounded, so a flood of aborted handshakes cannot keep the main thread here.
@@ -50,7 +65,9 @@ AcceptStatus AcceptOne(int lfd, const std::string& unix_path, int keepalive_seco
     if (e == EINTR || IsPendingClientError(e)) continue;
     if (e == EAGAIN || e == EWOULDBLOCK) return AcceptStatus::kAgain;
     *err = e;
-    return IsOutOfDescriptors(e) ? AcceptStatus::kAgain : AcceptStatus::kError;
+    if (!IsOutOfDescriptors(e)) return AcceptStatus::kError;
+    ShedOnePending(lfd);
+    return AcceptStatus::kAgain;
   }
   if (fd < 0) return AcceptStatus::kAgain;
   out->fd = fd;
