@@ -7,6 +7,7 @@
 
 #include "host/call.h"
 #include "host/log.h"
+#include "host/registry.h"
 #include "host/server.h"
 #include "host/value.h"
 
@@ -350,6 +351,8 @@ bool ClientCheckOutputLimits(Client* c) {
 std::string ClientDescribe(const Client* c) {
   int64_t now = NowMs();
   size_t qbuf = c->qlen - c->qpos;
+  std::string cmd = c->last_command ? c->last_command->name : "NULL";
+  if (!c->last_subcommand.empty()) cmd += "|" + c->last_subcommand;
   char buf[1024];
   std::snprintf(buf, sizeof buf,
                 "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=N db=%d sub=0 "
@@ -360,8 +363,8 @@ std::string ClientDescribe(const Client* c) {
                 c->name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
                 static_cast<long long>((now - c->last_interaction_ms) / 1000), c->db, qbuf,
                 c->qcap - c->qlen, c->qcap, c->out.size(), c->out_bytes,
-                c->qcap + c->out_bytes + sizeof(Client), c->last_command.c_str(), c->proto,
-                c->lib_name.c_str(), c->lib_ver.c_str());
+                c->qcap + c->out_bytes + sizeof(Client), cmd.c_str(), c->proto, c->lib_name.c_str(),
+                c->lib_ver.c_str());
   return buf;
 }
 

@@ -13,6 +13,7 @@
 namespace plinth::host {
 
 struct Transport;
+struct Command;
 
 // One piece of pending output: bytes the host owns, or a reference released after writing.
 struct OutSeg {
@@ -51,7 +52,8 @@ struct Client {
   bool close_after_reply = false;
   bool closed = false;  // being torn down; no more IO
   std::string name, lib_name, lib_ver;
-  std::string last_command = "NULL";
+  const Command* last_command = nullptr;  // for CLIENT LIST's cmd=
+  std::string last_subcommand;            // set for container commands (CLIENT LIST)
   int64_t ctime_ms = 0;
   int64_t last_interaction_ms = 0;
   uint64_t commands = 0;

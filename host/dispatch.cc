@@ -79,7 +79,16 @@ void Execute(Client* c, int32_t argc, const char* const* argv, const size_t* arg
     ReplyError(c, UnknownCommandError(argc, argv, argvlen));
     return;
   }
-  c->last_command = cmd->name;
+  c->last_command = cmd;
+  // A container command (its hint lists subcommands: "<GET ...|SET ...>") is named with its
+  // subcommand, as Redis does: cmd=client|list.
+  if (!cmd->args.empty() && cmd->args[0] == '<' && argc > 1) {
+    c->last_subcommand.assign(argv[1], std::min<size_t>(argvlen[1], 32));
+    for (char& ch : c->last_subcommand)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  } else if (!c->last_subcommand.empty()) {
+    c->last_subcommand.clear();
+  }
   if (!ArityOk(cmd, argc)) {
     cmd->stats.rejected++;
     ReplyError(c, "ERR wrong number of arguments for '" + cmd->name + "' command");
