@@ -181,23 +181,28 @@ def noise(summary, metric="throughput"):
 
 
 def compare(summary, previous_summary_csv):
-    """Per metric, how many medians of this run fall inside the previous run's min-max range,
-    and how many min-max ranges overlap: returns [(metric, inside, overlapping, total)]."""
+    """Per metric: how many medians of this run fall inside the previous run's min-max range,
+    how many min-max ranges overlap, and the median relative change of the medians: returns
+    [(metric, inside, overlapping, total, change)]."""
     prev = {}
     with open(previous_summary_csv, newline="") as f:
         for r in csv.DictReader(f):
-            prev[(r["case"], r["metric"], r["server"])] = (float(r["min"]), float(r["max"]))
+            prev[(r["case"], r["metric"], r["server"])] = (float(r["min"]), float(r["max"]),
+                                                           float(r["median"]))
     counts = {}
     for (case, metric), e in summary.items():
         for s, st in e["stats"].items():
             rng = prev.get((case, metric, s))
             if rng is None:
                 continue
-            c = counts.setdefault(metric, [0, 0, 0])
+            c = counts.setdefault(metric, [0, 0, 0, []])
             c[0] += 1 if rng[0] <= st.median <= rng[1] else 0
             c[1] += 1 if st.min <= rng[1] and rng[0] <= st.max else 0
             c[2] += 1
-    return [(m, c[0], c[1], c[2]) for m, c in counts.items()]
+            if rng[2]:
+                c[3].append(abs(st.median - rng[2]) / abs(rng[2]))
+    return [(m, c[0], c[1], c[2], statistics.median(c[3]) if c[3] else 0.0)
+            for m, c in counts.items()]
 
 
 def ensure_dir(path):

@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases  # noqa: E402
 import micro  # noqa: E402
-import plots  # noqa: E402
 import report  # noqa: E402
+import results  # noqa: E402
 from servers import RunningServer, ServerSpec, plinth_plugin_args  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -65,12 +65,14 @@ def parse_args(argv):
                    help="count how many medians fall inside that earlier run's min-max")
     p.add_argument("--publish", action="store_true",
                    help="copy summary.png to docs/performance.png")
+    p.add_argument("--report-only", metavar="RESULTS_DIR",
+                   help="measure nothing: redo the report of an earlier results folder")
     a = p.parse_args(argv)
     if a.smoke:
         a.reps, a.scale, a.memory_keys = 1, 0.01, 20000
         a.rates, a.fixed_duration, a.callgrind_requests = "0,1000", 0.5, 300
     for name in ("out", "build_dir", "plinth_server", "loadgen", "plugin_dir", "redis_server",
-                 "redis_benchmark", "compare"):
+                 "redis_benchmark", "compare", "report_only"):
         if getattr(a, name):  # servers run in their own folders: no relative paths
             setattr(a, name, os.path.abspath(getattr(a, name)))
     a.server = [s.partition("=")[0] + "=" + os.path.abspath(s.partition("=")[2])
@@ -218,50 +220,15 @@ def run_callgrind(a, specs, tools, out, log, errors):
     return rows
 
 
-def write_results(a, out, rows, specs, env, micro_rows, errors, notes):
-    servers = [s.name for s in specs if any(r["server"] == s.name for r in rows)]
-    baseline = "redis" if "redis" in servers else (servers[0] if servers else "")
-    report.write_raw(os.path.join(out, "raw.csv"), rows)
-    tp_cases = [c.name for c in cases.throughput_cases()]
-    summary = report.summarize(rows, servers, tp_cases)
-    report.write_summary(os.path.join(out, "summary.csv"), summary, servers, baseline)
-    fixed = [r["case"] for r in rows if r["metric"] == "server CPU"]
-    fixed = list(dict.fromkeys(fixed))
-    written = plots.draw(out, summary, servers, baseline, tp_cases, fixed)
-    env["load average at end"] = " ".join("%.2f" % x for x in os.getloadavg())
-    spread = report.noise(summary)
-    if spread:
-        env["noise"] = ("throughput spread (max-min)/median over %d repetitions: median %.0f%%, "
-                        "worst %.0f%%" % (a.reps, 100 * spread[0], 100 * spread[1]))
-    md = ["# Plinth benchmark results", ""]
-    md += ["- **%s**: %s" % (k, v) for k, v in env.items()]
-    md += ["", "Each cell: median (min–max) of the repetitions; ratios compare medians and say "
-           "\"within noise\" when the min–max ranges overlap.", ""]
-    if errors:
-        md += ["**Errors:**", ""] + ["- " + e for e in errors] + [""]
-    if a.compare:
-        md += ["### Against %s" % a.compare, ""]
-        earlier = os.path.join(a.compare, "summary.csv")
-        for metric, inside, overlap, total in report.compare(summary, earlier):
-            md.append("- %s: %d of %d medians inside the earlier min–max; %d of %d ranges "
-                      "overlap" % (metric, inside, total, overlap, total))
-        md.append("")
-    md.append(report.markdown(summary, servers, baseline, set(fixed)))
-    if notes:
-        md += ["Fixed-rate runs that missed their rate:", ""] + ["- " + n for n in notes] + [""]
-    if micro_rows:
-        md += ["### Micro-benchmarks (medians)", "", micro.markdown(micro_rows)]
-    md += ["![%s](%s)" % (os.path.basename(p), os.path.basename(p)) for p in written]
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    if a.publish and os.path.exists(os.path.join(out, "summary.png")):
-        shutil.copy(os.path.join(out, "summary.png"), os.path.join(ROOT, "docs",
-                                                                   "performance.png"))
-    return written
+PUBLISHED_PNG = os.path.join(ROOT, "docs", "performance.png")
 
 
 def main(argv):
     a = parse_args(argv)
+    if a.report_only:
+        results.rewrite(a.report_only, a.compare, PUBLISHED_PNG if a.publish else None)
+        print("rewrote %s" % os.path.join(a.report_only, "results.md"))
+        return 0
     temp = None
     out = a.out
     if not out:
@@ -294,7 +261,11 @@ def main(argv):
     rows = run_matrix(a, specs, tools, out, log, errors, notes)
     rows += run_callgrind(a, specs, tools, out, log, errors)
     env["duration"] = "%.0f s" % (time.monotonic() - started)
-    written = write_results(a, out, rows, specs, env, micro_rows, errors, notes)
+    env["load average at end"] = " ".join("%.2f" % x for x in os.getloadavg())
+    meta = {"env": env, "notes": notes, "errors": errors, "micro": micro_rows}
+    servers = results.servers_of(rows, [s.name for s in specs])
+    written = results.write(out, rows, servers, meta, a.compare,
+                            PUBLISHED_PNG if a.publish else None)
     log.close()
     print("results: %s (results.md, summary.csv, raw.csv%s)" % (
         out, "".join(", " + os.path.basename(p) for p in written)))
