@@ -30,7 +30,7 @@ PHASES = ("throughput", "memory", "fixed", "callgrind")
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", help="results folder (default bench/results/<date>)")
-    p.add_argument("--reps", type=int, default=3, help="repetitions of each case (default 3)")
+    p.add_argument("--reps", type=int, default=5, help="repetitions of each case (default 5)")
     p.add_argument("--smoke", action="store_true",
                    help="tiny counts, 1 repetition, temp folder: checks that the harness works")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build-release"),
