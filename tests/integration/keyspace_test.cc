@@ -1,0 +1,90 @@
+// The keyspace as a client sees it: active expiry removes keys nobody reads and gives the
+// memory back; SCAN keeps its guarantee while the table grows under it.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "test_server.h"
+
+using plinth::testing::Multibulk;
+using plinth::testing::RespConn;
+using plinth::testing::TestServer;
+
+namespace {
+
+long long Field(RespConn& c, const std::string& section, const std::string& name) {
+  std::string info = c.Cmd({"INFO", section});
+  auto at = info.find("\n" + name + ":");
+  return at == std::string::npos ? -1 : std::atoll(info.c_str() + at + name.size() + 2);
+}
+
+// Sends count SETs in one pipeline and reads every reply.
+void Fill(RespConn& c, const std::string& prefix, int count, const std::string& extra = "") {
+  std::string batch;
+  for (int i = 0; i < count; ++i) {
+    std::vector<std::string> args = {"SET", prefix + std::to_string(i), std::string(100, 'v')};
+    if (!extra.empty()) {
+      args.push_back("PX");
+      args.push_back(extra);
+    }
+    batch += Multibulk(args);
+  }
+  c.Send(batch);
+  for (int i = 0; i < count; ++i) REQUIRE(c.Read() == "+OK\r\n");
+}
+
+}  // namespace
+
+TEST_CASE("keyspace: expired keys disappear without being read and memory comes back") {
+  TestServer s;
+  RespConn c(s.port());
+  long long before = Field(c, "memory", "used_memory");
+  Fill(c, "volatile:", 20000, "200");
+  Fill(c, "stay:", 10);
+  CHECK(c.Cmd({"DBSIZE"}) == ":20010\r\n");
+  long long full = Field(c, "memory", "used_memory");
+  CHECK(full > before + 20000 * 100);
+  for (int i = 0; i < 100 && c.Cmd({"DBSIZE"}) != ":10\r\n"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(c.Cmd({"DBSIZE"}) == ":10\r\n");  // DBSIZE counts expired keys until they are removed
+  CHECK(Field(c, "stats", "expired_keys") == 20000);
+  CHECK(Field(c, "memory", "used_memory") < before + (full - before) / 4);
+  CHECK(c.Cmd({"EXISTS", "stay:3"}) == ":1\r\n");
+}
+
+TEST_CASE("keyspace: SCAN returns every key present for the whole scan while others come and go") {
+  TestServer s;
+  RespConn c(s.port()), writer(s.port());
+  Fill(c, "stay:", 3000);
+  std::set<std::string> seen;
+  std::string cursor = "0";
+  int round = 0;
+  do {
+    // The table grows for 40 rounds, then shrinks back as those keys go.
+    if (round < 40) {
+      Fill(writer, "churn:" + std::to_string(round) + ":", 400);
+    } else if (round < 80) {
+      std::vector<std::string> del = {"DEL"};
+      for (int i = 0; i < 400; ++i)
+        del.push_back("churn:" + std::to_string(round - 40) + ":" + std::to_string(i));
+      writer.Cmd(del);
+    }
+    ++round;
+    std::string reply = c.Cmd({"SCAN", cursor, "COUNT", "50"});
+    // *2\r\n$N\r\n<cursor>\r\n*K\r\n($L\r\n<key>\r\n)*
+    size_t p = reply.find("\r\n", 4) + 2;
+    size_t e = reply.find("\r\n", p);
+    cursor = reply.substr(p, e - p);
+    p = reply.find("\r\n", e + 2) + 2;
+    while (p < reply.size()) {
+      size_t len_end = reply.find("\r\n", p);
+      size_t len = std::stoul(reply.substr(p + 1, len_end - p - 1));
+      seen.insert(reply.substr(len_end + 2, len));
+      p = len_end + 2 + len + 2;
+    }
+  } while (cursor != "0" && round < 100000);
+  for (int i = 0; i < 3000; ++i) CHECK(seen.count("stay:" + std::to_string(i)) == 1);
+}
