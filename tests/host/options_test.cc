@@ -48,7 +48,7 @@ TEST_CASE("options: a plugin option is prefixed unless it asks for a global name
   CHECK(err.find("already registered") != std::string::npos);
 }
 
-TEST_CASE("options: configured values apply at registration; bad ones refuse it") {
+TEST_CASE("options: configured values apply at registration, and bad ones refuse it") {
   Options o;
   std::string err;
   o.SetPending("port", "7000");
@@ -62,7 +62,7 @@ TEST_CASE("options: configured values apply at registration; bad ones refuse it"
   CHECK(o.Find("port")->int_value == 7000);
   CHECK(o.Find("tcp.backlog")->int_value == 12);
   CHECK_FALSE(o.Register(&flag, "x", &err));
-  CHECK(err == "argument must be 'yes' or 'no'");
+  CHECK(err == "option 'flag': argument must be 'yes' or 'no'");
   CHECK(o.Find("flag") == nullptr);
   o.SetPending("nobody", "1");
   auto unused = o.UnusedPending();

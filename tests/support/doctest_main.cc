@@ -1,3 +1,40 @@
-// The one main() of every doctest test binary.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// The one main() of every doctest test binary. CTest runs each case by name; a case that no
+// filter matches (a name CMake split at a ';', say) must fail loudly instead of passing empty.
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include <cstdio>
+
+namespace {
+
+int g_cases_run = 0;
+
+struct CaseCounter : doctest::IReporter {
+  explicit CaseCounter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData&) override { ++g_cases_run; }
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("case-counter", 1, CaseCounter);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  doctest::Context context(argc, argv);
+  int rc = context.run();
+  if (context.shouldExit()) return rc;  // --list-test-cases and friends
+  if (rc == 0 && g_cases_run == 0) {
+    std::fprintf(stderr, "no test case matched the filters: nothing was tested\n");
+    return 1;
+  }
+  return rc;
+}

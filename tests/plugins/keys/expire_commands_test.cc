@@ -76,7 +76,7 @@ TEST_CASE("expire commands: TTL and PTTL count down with the clock and report -1
   CHECK(f.Run({"ttl", "k"}) == "(integer) -2");
 }
 
-TEST_CASE("expire commands: EXPIRETIME reports the absolute time; PERSIST removes it") {
+TEST_CASE("expire commands: EXPIRETIME reports the absolute time, and PERSIST removes it") {
   Fixture f;
   f.host.PutString("k", "v");
   CHECK(f.Run({"expiretime", "k"}) == "(integer) -1");

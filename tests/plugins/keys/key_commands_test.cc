@@ -29,7 +29,7 @@ TEST_CASE("keys commands: EXISTS counts repeats, TOUCH and TYPE answer like Redi
   CHECK(f.Run({"type", "nokey"}) == "none");
 }
 
-TEST_CASE("keys commands: RENAME moves the value and its TTL; RENAMENX refuses to overwrite") {
+TEST_CASE("keys commands: RENAME moves the value and its TTL, and RENAMENX refuses to overwrite") {
   Fixture f;
   f.host.PutString("k", "v");
   f.host.SetExpireAtMs("k", plinth::keys::test::kNow + 5000);
