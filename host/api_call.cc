@@ -101,7 +101,9 @@ const char* ValueString(const plinth_value_t* v, size_t* len) {
   if (len) *len = v->len;
   return v->data;
 }
-void* ValuePayload(const plinth_value_t* v) { return v ? v->payload : nullptr; }
+void* ValuePayload(const plinth_value_t* v) {
+  return v && v->type != PLINTH_TYPE_STRING ? v->payload : nullptr;
+}
 int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(v->encoding); }
 
 // -- keys --

@@ -1,5 +1,5 @@
 // Hash table of one database. Grows at load factor 1 and shrinks below 1/8; rehashing is done
-// in one step (stored hashes make it a pointer walk).
+// in one step. Entries keep no hash (8 bytes a key): a resize hashes the keys again.
 #include "host/db.h"
 
 #include <cstdlib>
@@ -46,6 +46,10 @@ void FreeChains(std::vector<Entry*> buckets) {
   }
 }
 
+inline bool Matches(const Entry* e, std::string_view key) {
+  return e->klen == key.size() && std::memcmp(e->key, key.data(), key.size()) == 0;
+}
+
 }  // namespace
 
 uint64_t HashBytes(const char* p, size_t n) {
@@ -76,19 +80,21 @@ Db& Db::operator=(Db&& o) noexcept {
   return *this;
 }
 
-Entry* Db::Find(std::string_view key) const {
+Entry** Db::Bucket(std::string_view key) const {
   uint64_t h = HashBytes(key.data(), key.size());
-  for (Entry* e = buckets_[h & (buckets_.size() - 1)]; e; e = e->next)
-    if (e->hash == h && e->klen == key.size() && std::memcmp(e->key, key.data(), key.size()) == 0)
-      return e;
+  return const_cast<Entry**>(&buckets_[h & (buckets_.size() - 1)]);
+}
+
+Entry* Db::Find(std::string_view key) const {
+  for (Entry* e = *Bucket(key); e; e = e->next)
+    if (Matches(e, key)) return e;
   return nullptr;
 }
 
 Entry* Db::Set(std::string_view key, plinth_value_t* v, bool keep_ttl) {
-  uint64_t h = HashBytes(key.data(), key.size());
-  Entry** slot = &buckets_[h & (buckets_.size() - 1)];
+  Entry** slot = Bucket(key);
   for (Entry* e = *slot; e; e = e->next) {
-    if (e->hash == h && e->klen == key.size() && std::memcmp(e->key, key.data(), key.size()) == 0) {
+    if (Matches(e, key)) {
       plinth_value_t* old = e->value;
       e->value = v;
       ValueRelease(old);
@@ -101,7 +107,6 @@ Entry* Db::Set(std::string_view key, plinth_value_t* v, bool keep_ttl) {
     ValueRelease(v);
     return nullptr;
   }
-  e->hash = h;
   e->value = v;
   e->expire_ms = -1;
   e->exp_index = 0;
@@ -143,10 +148,9 @@ void Db::FreeEntry(Entry* e) {
 }
 
 bool Db::Delete(std::string_view key) {
-  uint64_t h = HashBytes(key.data(), key.size());
-  for (Entry** slot = &buckets_[h & (buckets_.size() - 1)]; *slot; slot = &(*slot)->next) {
+  for (Entry** slot = Bucket(key); *slot; slot = &(*slot)->next) {
     Entry* e = *slot;
-    if (e->hash == h && e->klen == key.size() && std::memcmp(e->key, key.data(), key.size()) == 0) {
+    if (Matches(e, key)) {
       Unlink(e, slot);
       if (buckets_.size() > kMinBuckets && size_ < buckets_.size() / 8) Resize(buckets_.size() / 2);
       return true;
@@ -160,7 +164,7 @@ void Db::Resize(size_t n) {
   for (Entry* e : buckets_) {
     while (e) {
       Entry* after = e->next;
-      Entry** slot = &next[e->hash & (n - 1)];
+      Entry** slot = &next[HashBytes(e->key, e->klen) & (n - 1)];
       e->next = *slot;
       *slot = e;
       e = after;

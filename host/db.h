@@ -14,7 +14,6 @@ namespace plinth::host {
 
 struct Entry {
   Entry* next;
-  uint64_t hash;
   plinth_value_t* value;
   int64_t expire_ms;   // absolute unix ms, -1 when none
   uint32_t exp_index;  // position in Db::expiring_ when expire_ms >= 0
@@ -60,6 +59,7 @@ class Db {
   void Resize(size_t buckets);
   void FreeEntry(Entry* e);
   void Unlink(Entry* e, Entry** slot);
+  Entry** Bucket(std::string_view key) const;
 
   std::vector<Entry*> buckets_;
   size_t size_ = 0;

@@ -53,7 +53,6 @@ plinth_value_t* ValueCreateString(const char* s, size_t len) {
   v->encoding = EncodingOf(s, len);
   v->len = len;
   v->cap = len;
-  v->payload = nullptr;
   if (len) std::memcpy(v->data, s, len);
   v->data[len] = 0;
   g_alive.fetch_add(1, std::memory_order_relaxed);
@@ -70,7 +69,6 @@ plinth_value_t* ValueCreateTyped(uint32_t type, void* payload) {
   v->type = type;
   v->encoding = PLINTH_ENC_RAW;
   v->len = 0;
-  v->cap = 0;
   v->payload = payload;
   v->data[0] = 0;
   g_alive.fetch_add(1, std::memory_order_relaxed);
@@ -93,7 +91,6 @@ bool ValueStringResize(plinth_value_t** pv, size_t len) {
       if (!n) return false;
       new (&n->refs) std::atomic<uint32_t>(1);
       n->type = PLINTH_TYPE_STRING;
-      n->payload = nullptr;
       std::memcpy(n->data, v->data, keep);
       g_alive.fetch_add(1, std::memory_order_relaxed);
       ValueRelease(v);
@@ -124,7 +121,8 @@ void ValueRelease(const plinth_value_t* cv) {
 }
 
 size_t ValueMemory(const plinth_value_t* v) {
-  size_t n = sizeof(plinth_value_t) + v->cap + 1;
+  if (v->type == PLINTH_TYPE_STRING) return sizeof(plinth_value_t) + v->cap + 1;
+  size_t n = sizeof(plinth_value_t) + 1;
   if (v->type >= kFirstPluginType) {
     const TypeEntry& t = Types()[v->type - kFirstPluginType];
     if (t.spec.memory_usage) n += t.spec.memory_usage(v->payload);

@@ -14,10 +14,12 @@ struct plinth_value {
   std::atomic<uint32_t> refs;
   uint32_t type;
   uint32_t encoding;
-  size_t len;     // string length; 0 for typed values
-  size_t cap;     // bytes allocated for data (without the NUL)
-  void* payload;  // typed values only
-  char data[];    // string bytes, NUL-terminated
+  size_t len;  // string length; 0 for typed values
+  union {
+    size_t cap;     // strings: bytes allocated for data (without the NUL)
+    void* payload;  // typed values
+  };
+  char data[];  // string bytes, NUL-terminated
 };
 
 namespace plinth::host {
