@@ -89,7 +89,7 @@ def fmt(v):
     if v != v:  # NaN
         return "n/a"
     a = abs(v)
-    if a >= 10000:
+    if a >= 999.5:
         return "{:,.0f}".format(v)
     if a >= 100:
         return "%.0f" % v
