@@ -195,6 +195,12 @@ Client* ClientCreate(int32_t transport_id, void* conn, int fd, const char* peer,
   uv_poll_init(s.loop, &c->poll, fd);
   c->poll.data = c;
   s.clients.emplace(c->id, c);
+  if (!c->session) {
+    Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
+        static_cast<unsigned long long>(c->id));
+    ClientClose(c);
+    return nullptr;
+  }
   SetPollEvents(c, UV_READABLE);
   return c;
 }

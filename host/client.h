@@ -59,7 +59,8 @@ struct Client {
   uint64_t commands = 0;
 };
 
-// Creates a client for an accepted connection and starts reading. Main thread.
+// Creates a client for an accepted connection and starts reading. Returns nullptr (the
+// connection closed) when its protocol state cannot be allocated. Main thread.
 Client* ClientCreate(int32_t transport_id, void* conn, int fd, const char* peer, const char* local,
                      uint32_t flags);
 // Tears the client down now (stops polling, closes the connection, frees output). Safe to call
