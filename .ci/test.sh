@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, the
-# threaded tests under TSan, a 60-second fuzz run of the RESP parser, then the normal build and its full test suite (last, so
-# the closing ctest line counts every test).
+# threaded tests under TSan, a 60-second fuzz run of the RESP parser, then the normal build and
+# its full test suite (last, so the closing ctest line counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh test
