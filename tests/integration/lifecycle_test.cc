@@ -64,6 +64,17 @@ TEST_CASE("lifecycle: SIGTERM while clients write exits 0") {
   CHECK(s.Log().find("bye") != std::string::npos);
 }
 
+TEST_CASE("lifecycle: SIGTERM runs the plugins' shutdown hooks in reverse load order") {
+  TestServer s({"--plugin", PLINTH_TEST_PROBE_DIR "/probe_a.so", "--plugin",
+                PLINTH_TEST_PROBE_DIR "/probe_b.so"});
+  CHECK(s.Stop() == 0);
+  std::string log = s.Log();
+  size_t a = log.find("shutdown hook of probe_a"), b = log.find("shutdown hook of probe_b");
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  CHECK(b < a);
+}
+
 TEST_CASE("lifecycle: clients that disconnect mid-reply leave the server healthy") {
   TestServer s;
   RespConn setup(s.port());
