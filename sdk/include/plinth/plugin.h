@@ -51,12 +51,12 @@ typedef struct plinth_host_api plinth_host_api_t;
 #define PLINTH_PLUGIN_OPTIONAL_HINT 0x1u /* reserved: loading it is optional by default */
 
 typedef struct plinth_plugin_descriptor {
-  uint32_t struct_size; /* since 1.0: sizeof(plinth_plugin_descriptor_t) of the plugin's SDK */
-  uint32_t abi_major;   /* since 1.0: PLINTH_ABI_MAJOR the plugin was built with */
-  uint32_t abi_minor;   /* since 1.0: PLINTH_ABI_MINOR the plugin was built with */
-  uint32_t flags;       /* since 1.0: PLINTH_PLUGIN_* */
-  const char* name;     /* since 1.0: [a-z0-9_-]{1,32}, unique among loaded plugins */
-  const char* version;  /* since 1.0: the plugin's own version, free text */
+  uint32_t struct_size;    /* since 1.0: sizeof(plinth_plugin_descriptor_t) of the plugin's SDK */
+  uint32_t abi_major;      /* since 1.0: PLINTH_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;      /* since 1.0: PLINTH_ABI_MINOR the plugin was built with */
+  uint32_t flags;          /* since 1.0: PLINTH_PLUGIN_* */
+  const char* name;        /* since 1.0: [a-z0-9_-]{1,32}, unique among loaded plugins */
+  const char* version;     /* since 1.0: the plugin's own version, free text */
   const char* description; /* since 1.0: one line for --help and PLUGIN LIST */
   /* since 1.0: registers what the plugin provides. Returns PLINTH_OK, or PLINTH_ERR after
    * writing a reason with api->log_write; the host then rolls back every registration.
@@ -110,20 +110,20 @@ typedef struct plinth_command_spec {
 /* ---- Replies ------------------------------------------------------------------------------- */
 
 /* Reply item types handed to a protocol encoder. */
-#define PLINTH_REPLY_SIMPLE 1   /* data/len: status text without CRLF */
-#define PLINTH_REPLY_ERROR 2    /* data/len: "CODE message" without the leading '-' */
-#define PLINTH_REPLY_INTEGER 3  /* integer */
-#define PLINTH_REPLY_BULK 4     /* data/len */
-#define PLINTH_REPLY_NULL 5     /* null bulk in RESP2, '_' in RESP3 */
+#define PLINTH_REPLY_SIMPLE 1     /* data/len: status text without CRLF */
+#define PLINTH_REPLY_ERROR 2      /* data/len: "CODE message" without the leading '-' */
+#define PLINTH_REPLY_INTEGER 3    /* integer */
+#define PLINTH_REPLY_BULK 4       /* data/len */
+#define PLINTH_REPLY_NULL 5       /* null bulk in RESP2, '_' in RESP3 */
 #define PLINTH_REPLY_NULL_ARRAY 6 /* null array in RESP2, '_' in RESP3 */
-#define PLINTH_REPLY_ARRAY 7    /* integer: element count; the elements follow */
-#define PLINTH_REPLY_MAP 8      /* integer: pair count; 2*count items follow */
-#define PLINTH_REPLY_SET 9      /* integer: element count */
-#define PLINTH_REPLY_DOUBLE 10  /* dbl */
-#define PLINTH_REPLY_BOOL 11    /* integer 0 or 1 */
-#define PLINTH_REPLY_VERBATIM 12 /* data/len, ext: three-letter format such as "txt" */
-#define PLINTH_REPLY_BIGNUM 13  /* data/len: decimal digits */
-#define PLINTH_REPLY_PUSH 14    /* integer: element count */
+#define PLINTH_REPLY_ARRAY 7      /* integer: element count; the elements follow */
+#define PLINTH_REPLY_MAP 8        /* integer: pair count; 2*count items follow */
+#define PLINTH_REPLY_SET 9        /* integer: element count */
+#define PLINTH_REPLY_DOUBLE 10    /* dbl */
+#define PLINTH_REPLY_BOOL 11      /* integer 0 or 1 */
+#define PLINTH_REPLY_VERBATIM 12  /* data/len, ext: three-letter format such as "txt" */
+#define PLINTH_REPLY_BIGNUM 13    /* data/len: decimal digits */
+#define PLINTH_REPLY_PUSH 14      /* integer: element count */
 
 typedef struct plinth_reply_item {
   uint32_t struct_size; /* since 1.0 */
@@ -154,15 +154,16 @@ typedef struct plinth_outbuf {
 /* One parsed request. argv[i] points into the bytes given to parse or into parser storage; it
  * stays valid until the next call of parse or reset on the same session. */
 typedef struct plinth_request {
-  uint32_t struct_size; /* since 1.0 */
-  int32_t argc;         /* since 1.0 */
+  uint32_t struct_size;    /* since 1.0 */
+  int32_t argc;            /* since 1.0 */
   const char* const* argv; /* since 1.0 */
   const size_t* argvlen;   /* since 1.0 */
 } plinth_request_t;
 
 /* parse results */
 #define PLINTH_PARSE_OK 0        /* *req filled; *consumed bytes form this request */
-#define PLINTH_PARSE_NEED_MORE 1 /* call again with the same bytes plus more; *consumed may skip */
+#define PLINTH_PARSE_NEED_MORE 1 /* call again with the same bytes plus more; *consumed may skip \
+                                  */
 #define PLINTH_PARSE_ERROR 2     /* err holds the protocol error; the connection closes */
 #define PLINTH_PARSE_EMPTY 3     /* *consumed bytes held no command (blank line, *0) */
 
@@ -221,8 +222,8 @@ typedef struct plinth_transport_spec {
    * (transport state), *fd (what the host polls for readability), the peer and local address
    * text ("ip:port" or the socket path) and *flags; PLINTH_IO_AGAIN when none is pending;
    * PLINTH_IO_ERROR otherwise. THREAD: main. */
-  int32_t (*accept)(void* ctx, int32_t lfd, void** conn, int32_t* fd, char* peer,
-                    size_t peerlen, char* local, size_t locallen, uint32_t* flags);
+  int32_t (*accept)(void* ctx, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
+                    char* local, size_t locallen, uint32_t* flags);
   /* since 1.0: reads up to len bytes. Returns the count, 0 on EOF, or PLINTH_IO_*.
    * THREAD: any; one thread per connection at a time. */
   int64_t (*read)(void* ctx, void* conn, char* buf, size_t len);
@@ -276,15 +277,15 @@ typedef int32_t (*plinth_option_apply_fn)(void* ctx, const char* name, const cha
                                           size_t len, char* err, size_t errlen);
 
 typedef struct plinth_option_spec {
-  uint32_t struct_size;  /* since 1.0 */
-  const char* name;      /* since 1.0: lower-case, '-' separated */
-  uint32_t type;         /* since 1.0: PLINTH_OPT_* */
-  uint32_t flags;        /* since 1.0: PLINTH_OPT_* flags */
-  const char* default_value; /* since 1.0: text form */
-  int64_t min;           /* since 1.0: INT and MEMORY */
-  int64_t max;           /* since 1.0 */
-  const char* enum_values;   /* since 1.0: ENUM only, "a|b|c" */
-  const char* description;   /* since 1.0: one line for --help */
+  uint32_t struct_size;         /* since 1.0 */
+  const char* name;             /* since 1.0: lower-case, '-' separated */
+  uint32_t type;                /* since 1.0: PLINTH_OPT_* */
+  uint32_t flags;               /* since 1.0: PLINTH_OPT_* flags */
+  const char* default_value;    /* since 1.0: text form */
+  int64_t min;                  /* since 1.0: INT and MEMORY */
+  int64_t max;                  /* since 1.0 */
+  const char* enum_values;      /* since 1.0: ENUM only, "a|b|c" */
+  const char* description;      /* since 1.0: one line for --help */
   plinth_option_apply_fn apply; /* since 1.0: may be NULL */
   void* ctx;                    /* since 1.0 */
 } plinth_option_spec_t;
@@ -298,9 +299,9 @@ typedef void (*plinth_info_fn)(void* ctx, plinth_info_t* info);
 #define PLINTH_TYPE_STRING 1u
 
 typedef struct plinth_type_spec {
-  uint32_t struct_size; /* since 1.0 */
-  const char* name;     /* since 1.0: what TYPE answers */
-  void (*free_payload)(void* payload);       /* since 1.0: THREAD: any */
+  uint32_t struct_size;                        /* since 1.0 */
+  const char* name;                            /* since 1.0: what TYPE answers */
+  void (*free_payload)(void* payload);         /* since 1.0: THREAD: any */
   size_t (*memory_usage)(const void* payload); /* since 1.0: bytes, may be NULL */
   /* since 1.0: appends a serialized form, may be NULL */
   int32_t (*serialize)(const void* payload, plinth_outbuf_t* out);
@@ -461,8 +462,8 @@ struct plinth_host_api {
   void (*reply_value)(plinth_call_t* call, const plinth_value_t* v);
   /* since 1.0: a bulk that references s without copying; release(arg) is called exactly once
    * when it is no longer needed. OWNERSHIP: s stays the caller's until release. */
-  void (*reply_bulk_ref)(plinth_call_t* call, const char* s, size_t len,
-                         plinth_release_fn release, void* arg);
+  void (*reply_bulk_ref)(plinth_call_t* call, const char* s, size_t len, plinth_release_fn release,
+                         void* arg);
 
   /* -- values (refcounted) -- */
 
@@ -610,9 +611,8 @@ struct plinth_host_api {
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
-#define PLINTH_HAS(api, fn)                                                          \
-  ((api) != NULL &&                                                                  \
-   (api)->struct_size >= offsetof(plinth_host_api_t, fn) + sizeof((api)->fn) && \
+#define PLINTH_HAS(api, fn)                                                                      \
+  ((api) != NULL && (api)->struct_size >= offsetof(plinth_host_api_t, fn) + sizeof((api)->fn) && \
    (api)->fn != NULL)
 
 /* The entry symbol a plugin defines (PLINTH_PLUGIN in plugin.hpp does it for C++). */

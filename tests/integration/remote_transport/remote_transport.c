@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <plinth/plugin.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>

@@ -82,7 +82,8 @@ TEST_CASE("server commands: PLUGIN LIST and MODULE LIST describe every loaded pl
   CHECK(f.Run({"module", "foo"}) == "(error) ERR unknown subcommand 'foo'. Try MODULE HELP.");
 }
 
-TEST_CASE("server commands: SHUTDOWN stops the server without a reply, and ABORT has none to stop") {
+TEST_CASE(
+    "server commands: SHUTDOWN stops the server without a reply, and ABORT has none to stop") {
   Fixture f;
   CHECK(f.Run({"shutdown", "save", "nosave"}) == "(error) ERR syntax error");
   CHECK(f.Run({"shutdown", "abort"}) == "(error) ERR No shutdown in progress.");
