@@ -100,7 +100,11 @@ void Memory(std::string& o) {
   Field(o, "used_memory_rss_human", Human(rss));
   Field(o, "mem_fragmentation_ratio",
         used ? std::to_string(static_cast<double>(rss) / static_cast<double>(used)) : "0");
+#ifndef PLINTH_NO_TCMALLOC
   Field(o, "mem_allocator", "tcmalloc");
+#else
+  Field(o, "mem_allocator", "libc");
+#endif
   Field(o, "tcmalloc_heap_size", static_cast<int64_t>(TcmallocProp("generic.heap_size")));
   Field(o, "tcmalloc_pageheap_free_bytes",
         static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_free_bytes")));

@@ -42,17 +42,20 @@ TEST_CASE("keyspace: expired keys disappear without being read and memory comes 
   TestServer s;
   RespConn c(s.port());
   long long before = Field(c, "memory", "used_memory");
-  Fill(c, "volatile:", 20000, "200");
+  Fill(c, "volatile:", 20000, "3000");
   Fill(c, "stay:", 10);
   CHECK(c.Cmd({"DBSIZE"}) == ":20010\r\n");
   long long full = Field(c, "memory", "used_memory");
-  CHECK(full > before + 20000 * 100);
-  for (int i = 0; i < 100 && c.Cmd({"DBSIZE"}) != ":10\r\n"; ++i)
+  for (int i = 0; i < 150 && c.Cmd({"DBSIZE"}) != ":10\r\n"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(c.Cmd({"DBSIZE"}) == ":10\r\n");  // DBSIZE counts expired keys until they are removed
   CHECK(Field(c, "stats", "expired_keys") == 20000);
-  CHECK(Field(c, "memory", "used_memory") < before + (full - before) / 4);
   CHECK(c.Cmd({"EXISTS", "stay:3"}) == ":1\r\n");
+  // Sanitizer builds run without tcmalloc and report no allocator figures.
+  if (before > 0) {
+    CHECK(full > before + 20000 * 100);
+    CHECK(Field(c, "memory", "used_memory") < before + (full - before) / 4);
+  }
 }
 
 TEST_CASE("keyspace: SCAN returns every key present for the whole scan while others come and go") {
