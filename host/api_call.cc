@@ -132,9 +132,13 @@ const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
 
 int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uint32_t flags) {
   if (!v) return PLINTH_ERR;
-  LiveEntry(c, {k, n});
   Srv().dirty++;
-  return CallDb(c).Set({k, n}, v, flags & PLINTH_SET_KEEPTTL) ? PLINTH_OK : PLINTH_ERR;
+  bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
+  if (Entry* e = LiveEntry(c, {k, n})) {  // an overwrite: no second lookup
+    CallDb(c).Replace(e, v, keep_ttl);
+    return PLINTH_OK;
+  }
+  return CallDb(c).Set({k, n}, v, keep_ttl) ? PLINTH_OK : PLINTH_ERR;
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {

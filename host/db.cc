@@ -95,10 +95,7 @@ Entry* Db::Set(std::string_view key, plinth_value_t* v, bool keep_ttl) {
   Entry** slot = Bucket(key);
   for (Entry* e = *slot; e; e = e->next) {
     if (Matches(e, key)) {
-      plinth_value_t* old = e->value;
-      e->value = v;
-      ValueRelease(old);
-      if (!keep_ttl) SetExpire(e, -1);
+      Replace(e, v, keep_ttl);
       return e;
     }
   }
@@ -118,6 +115,13 @@ Entry* Db::Set(std::string_view key, plinth_value_t* v, bool keep_ttl) {
   key_bytes_ += key.size();
   if (size_ > buckets_.size()) Resize(buckets_.size() * 2);
   return e;
+}
+
+void Db::Replace(Entry* e, plinth_value_t* v, bool keep_ttl) {
+  plinth_value_t* old = e->value;
+  e->value = v;
+  ValueRelease(old);
+  if (!keep_ttl) SetExpire(e, -1);
 }
 
 void Db::SetExpire(Entry* e, int64_t ms) {

@@ -37,6 +37,9 @@ class Db {
   // Stores v under key (consuming the reference). Keeps the TTL when keep_ttl, else clears it.
   // Returns the entry, or nullptr when out of memory (v is then released).
   Entry* Set(std::string_view key, plinth_value_t* v, bool keep_ttl);
+  // Replaces the value of an entry found with Find (consuming the reference to v); clears the
+  // TTL unless keep_ttl.
+  void Replace(Entry* e, plinth_value_t* v, bool keep_ttl);
   // Removes key. Returns true when it existed.
   bool Delete(std::string_view key);
   // Sets (ms >= 0) or clears (ms < 0) the expiry of e.
