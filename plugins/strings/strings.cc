@@ -57,7 +57,8 @@ bool SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
     return false;
   }
   if (o.get && !ReplyStringOrNull(c, key)) return false;
-  bool found = c.Get(key) != nullptr;
+  // Only NX/XX need to know: a plain SET overwrites without a lookup of its own.
+  bool found = (o.nx || o.xx) && c.Get(key) != nullptr;
   if ((o.nx && found) || (o.xx && !found)) {
     if (!o.get) {
       if (replies == SetReplies::kOneOrZero) {
