@@ -162,8 +162,7 @@ typedef struct plinth_request {
 
 /* parse results */
 #define PLINTH_PARSE_OK 0        /* *req filled; *consumed bytes form this request */
-#define PLINTH_PARSE_NEED_MORE 1 /* call again with the same bytes plus more; *consumed may skip \
-                                  */
+#define PLINTH_PARSE_NEED_MORE 1 /* call again with these bytes plus more (after *consumed) */
 #define PLINTH_PARSE_ERROR 2     /* err holds the protocol error; the connection closes */
 #define PLINTH_PARSE_EMPTY 3     /* *consumed bytes held no command (blank line, *0) */
 
