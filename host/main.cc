@@ -75,14 +75,13 @@ bool ParseArgs(int argc, char** argv, Args* a, std::string* err) {
   return true;
 }
 
-std::string ExeDir() {
+// The running binary's path ("" when unknown).
+std::string ExePath() {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return ".";
+  if (n <= 0) return "";
   buf[n] = 0;
-  std::string p(buf);
-  Srv().executable = p;
-  return p.substr(0, p.rfind('/'));
+  return buf;
 }
 
 const char* TypeText(uint32_t t) {
@@ -131,7 +130,10 @@ int Main(int argc, char** argv) {
   }
   Server& s = Srv();
   ServerInit();
-  std::string plugin_dir = ExeDir() + "/../" PLINTH_PLUGIN_SUBDIR;
+  s.executable = ExePath();
+  std::string exe_dir =
+      s.executable.empty() ? "." : s.executable.substr(0, s.executable.rfind('/'));
+  std::string plugin_dir = exe_dir + "/../" PLINTH_PLUGIN_SUBDIR;
   if (char* real = realpath(plugin_dir.c_str(), nullptr)) {
     plugin_dir = real;
     free(real);
