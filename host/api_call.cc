@@ -41,10 +41,7 @@ void ReplySimple(plinth_call_t* c, const char* s, size_t n) {
   Emit(c, PLINTH_REPLY_SIMPLE, 0, s, n);
 }
 void ReplyError(plinth_call_t* c, const char* s, size_t n) {
-  Server& srv = Srv();
-  srv.stats.error_replies++;
-  std::string_view sv(s, n);
-  srv.stats.errors[std::string(sv.substr(0, sv.find(' ')))]++;
+  CountErrorReply({s, n});
   if (c->replies == 0) c->error_reply = true;
   Emit(c, PLINTH_REPLY_ERROR, 0, s, n);
 }

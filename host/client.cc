@@ -56,13 +56,7 @@ bool ReserveQuery(Client* c, size_t want) {
 }
 
 void ReplyProtocolError(Client* c, const char* err) {
-  std::string msg = std::string("ERR ") + err;
-  plinth_reply_item_t item{};
-  item.struct_size = sizeof item;
-  item.type = PLINTH_REPLY_ERROR;
-  item.data = msg.data();
-  item.len = msg.size();
-  ClientEncode(c, item);
+  ClientReplyError(c, std::string("ERR ") + err);
   Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s", err,
       static_cast<unsigned long long>(c->id), c->peer.c_str());
   c->close_after_reply = true;
@@ -298,6 +292,22 @@ void ClientEncode(Client* c, const plinth_reply_item_t& item) {
   seg.cap = ob.cap;
   seg.len = ob.len;
   c->out_bytes += seg.len - before;
+}
+
+void CountErrorReply(std::string_view msg) {
+  Stats& st = Srv().stats;
+  st.error_replies++;
+  st.errors[std::string(msg.substr(0, msg.find(' ')))]++;
+}
+
+void ClientReplyError(Client* c, std::string_view msg) {
+  CountErrorReply(msg);
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_ERROR;
+  item.data = msg.data();
+  item.len = msg.size();
+  ClientEncode(c, item);
 }
 
 void ClientAppendRef(Client* c, const char* data, size_t len, plinth_release_fn release,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <string_view>
 
 namespace plinth::host {
 
@@ -72,6 +73,10 @@ void ClientQueueWrite(Client* c);
 bool ClientWrite(Client* c);
 // Appends one reply item in c's protocol. Main thread.
 void ClientEncode(Client* c, const plinth_reply_item_t& item);
+// Counts one error reply ("CODE message") in INFO's stats and errorstats.
+void CountErrorReply(std::string_view msg);
+// Appends an error reply ("CODE message") to c and counts it. Main thread.
+void ClientReplyError(Client* c, std::string_view msg);
 // Appends a bulk that references memory; release(arg) runs once it is written or dropped.
 void ClientAppendRef(Client* c, const char* data, size_t len, plinth_release_fn release, void* arg);
 // Formats the CLIENT LIST line of c (no trailing newline).

@@ -19,18 +19,6 @@ inline uint64_t MonoUs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
 }
 
-void ReplyError(Client* c, const std::string& msg) {
-  Server& s = Srv();
-  s.stats.error_replies++;
-  s.stats.errors[msg.substr(0, msg.find(' '))]++;
-  plinth_reply_item_t item{};
-  item.struct_size = sizeof item;
-  item.type = PLINTH_REPLY_ERROR;
-  item.data = msg.data();
-  item.len = msg.size();
-  ClientEncode(c, item);
-}
-
 // Redis prints the names as C strings: each stops at its first NUL byte.
 std::string_view CText(const char* p, size_t len, size_t max) {
   return std::string_view(p, strnlen(p, std::min(len, max)));
@@ -76,7 +64,7 @@ void Execute(Client* c, int32_t argc, const char* const* argv, const size_t* arg
   Command* cmd = s.registry.FindCommand(std::string_view(argv[0], argvlen[0]));
   if (!cmd) {
     s.stats.unknown_commands++;
-    ReplyError(c, UnknownCommandError(argc, argv, argvlen));
+    ClientReplyError(c, UnknownCommandError(argc, argv, argvlen));
     return;
   }
   c->last_command = cmd;
@@ -91,12 +79,12 @@ void Execute(Client* c, int32_t argc, const char* const* argv, const size_t* arg
   }
   if (!ArityOk(cmd, argc)) {
     cmd->stats.rejected++;
-    ReplyError(c, "ERR wrong number of arguments for '" + cmd->name + "' command");
+    ClientReplyError(c, "ERR wrong number of arguments for '" + cmd->name + "' command");
     return;
   }
   if (!ClientAuthenticated(c) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH)) {
     cmd->stats.rejected++;
-    ReplyError(c, "NOAUTH Authentication required.");
+    ClientReplyError(c, "NOAUTH Authentication required.");
     return;
   }
   plinth_call call;
@@ -115,7 +103,7 @@ void Execute(Client* c, int32_t argc, const char* const* argv, const size_t* arg
   cmd->stats.usec += t1 - t0;
   s.stats.commands++;
   c->commands++;
-  if (call.replies == 0) ReplyError(c, "ERR command '" + cmd->name + "' produced no reply");
+  if (call.replies == 0) ClientReplyError(c, "ERR command '" + cmd->name + "' produced no reply");
   if (call.error_reply) cmd->stats.failed++;
 
   if (!s.registry.consumers.empty() && !(cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) {
