@@ -33,9 +33,6 @@ int FindSubcommand(std::string_view container, const SubcommandDef (&defs)[N], s
 // True when argc satisfies a Redis arity (N exact, -N at least N).
 bool ArityFits(int32_t arity, int argc);
 
-// Case-insensitive ASCII equality, for option words.
-bool EqualsNoCase(std::string_view a, std::string_view b);
-
 // Copies s for use inside an error reply: CR and LF become spaces (they would break the
 // protocol line) and at most max bytes are kept.
 std::string ErrorArg(std::string_view s, size_t max = 128);

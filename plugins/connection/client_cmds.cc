@@ -1,12 +1,12 @@
 // CLIENT ID, INFO, LIST, KILL, SETNAME, GETNAME, SETINFO and HELP. Client descriptions come
 // from the host as CLIENT LIST lines; KILL matches its filters on those lines and then closes
 // the chosen clients by id. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 
 #include "client_filter.h"
 #include "handlers.h"
 #include "hello_args.h"
-#include "numbers.h"
 #include "subcommand.h"
 
 namespace plinth::connection {
@@ -44,18 +44,18 @@ void ReplyText(const Call& c, const std::vector<std::string>& lines) {
 
 void List(Call& c) {
   std::vector<std::string> lines;
-  if (c.argc() == 4 && common::EqualsNoCase(c.arg(2), "type")) {
+  if (c.argc() == 4 && text::EqualsNoCase(c.arg(2), "type")) {
     ClientType type;
     if (!ParseClientType(c.arg(3), &type))
       return c.Error("ERR Unknown client type '" +
                      common::ErrorArg(c.arg(3), std::string_view::npos) + "'");
     for (std::string& l : Describe(c, 0))
       if (TypeOf(ParseClientLine(l)) == type) lines.push_back(std::move(l));
-  } else if (c.argc() > 3 && common::EqualsNoCase(c.arg(2), "id")) {
+  } else if (c.argc() > 3 && text::EqualsNoCase(c.arg(2), "id")) {
     std::vector<int64_t> ids;
     for (int i = 3; i < c.argc(); ++i) {
       int64_t id = 0;
-      if (!common::ParseInt64(c.arg(i), &id)) return c.Error("ERR Invalid client ID");
+      if (!text::ParseInt64(c.arg(i), &id)) return c.Error("ERR Invalid client ID");
       ids.push_back(id);
     }
     for (int64_t id : ids) {
@@ -93,9 +93,9 @@ void Kill(Call& c) {
 void SetInfo(Call& c) {
   std::string_view attr = c.arg(2), value = c.arg(3);
   uint32_t which = 0;
-  if (common::EqualsNoCase(attr, "lib-name")) {
+  if (text::EqualsNoCase(attr, "lib-name")) {
     which = PLINTH_CLIENT_LIB_NAME;
-  } else if (common::EqualsNoCase(attr, "lib-ver")) {
+  } else if (text::EqualsNoCase(attr, "lib-ver")) {
     which = PLINTH_CLIENT_LIB_VER;
   } else {
     return c.Error("ERR Unrecognized option '" + common::ErrorArg(attr, std::string_view::npos) +
@@ -179,7 +179,7 @@ void Client(Call& c) {
   if (name == "setinfo") return SetInfo(c);
   if (name == "no-evict") {
     // Clients are never evicted here, so both settings are accepted and change nothing.
-    bool valid = common::EqualsNoCase(c.arg(2), "on") || common::EqualsNoCase(c.arg(2), "off");
+    bool valid = text::EqualsNoCase(c.arg(2), "on") || text::EqualsNoCase(c.arg(2), "off");
     return valid ? c.Ok() : c.Error(common::kSyntaxError);
   }
   Help(c);

@@ -3,13 +3,13 @@
 #include "client_filter.h"
 
 #include <limits>
+#include <plinth/text.hpp>
 
-#include "numbers.h"
 #include "subcommand.h"
 
 namespace plinth::connection {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ParseClientType(std::string_view name, ClientType* type) {
   if (EqualsNoCase(name, "normal")) {
@@ -37,7 +37,7 @@ ClientLine ParseClientLine(std::string_view line) {
     std::string_view key = field.substr(0, eq), value = field.substr(eq + 1);
     if (key == "id") {
       int64_t id = 0;
-      if (common::ParseInt64(value, &id) && id > 0) out.id = static_cast<uint64_t>(id);
+      if (text::ParseInt64(value, &id) && id > 0) out.id = static_cast<uint64_t>(id);
     } else if (key == "addr") {
       out.addr = value;
     } else if (key == "laddr") {
@@ -76,7 +76,7 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f,
     std::string_view value = words[i + 1];
     if (EqualsNoCase(opt, "id")) {
       int64_t id = 0;
-      if (!common::ParseInt64(value, &id) || id < 1) {
+      if (!text::ParseInt64(value, &id) || id < 1) {
         *error = "ERR client-id should be greater than 0";
         return false;
       }

@@ -1,10 +1,10 @@
 // PING, ECHO, SELECT, QUIT, RESET, AUTH and HELLO: per-connection state changes delegated to
 // the host's client functions. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 
 #include "handlers.h"
 #include "hello_args.h"
-#include "numbers.h"
 #include "subcommand.h"
 
 namespace plinth::connection {
@@ -37,7 +37,7 @@ void SetName(const Call& c, std::string_view name) {
 // HELLO's reply: the same seven fields as Redis 7.0 in standalone mode.
 void ReplyHello(const Call& c) {
   std::string replicaof = OptionString("replicaof");
-  bool replica = !replicaof.empty() && !common::EqualsNoCase(replicaof, "no one");
+  bool replica = !replicaof.empty() && !text::EqualsNoCase(replicaof, "no one");
   c.Map(7);
   c.Bulk("server");
   c.Bulk("redis");
@@ -67,7 +67,7 @@ void Echo(Call& c) { c.Bulk(c.arg(1)); }
 
 void Select(Call& c) {
   int32_t db = 0;
-  if (!common::ParseInt32(c.arg(1), &db)) return c.Error(common::kNotInteger);
+  if (!text::ParseInt32(c.arg(1), &db)) return c.Error(common::kNotInteger);
   if (Api().client_select(c.raw(), db) != PLINTH_OK) return c.Error(common::kDbOutOfRange);
   c.Ok();
 }

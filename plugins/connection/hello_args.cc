@@ -2,12 +2,13 @@
 // timing does not reveal the length of the matching prefix.
 #include "hello_args.h"
 
-#include "numbers.h"
+#include <plinth/text.hpp>
+
 #include "subcommand.h"
 
 namespace plinth::connection {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ValidClientName(std::string_view name) {
   for (char c : name)
@@ -18,7 +19,7 @@ bool ValidClientName(std::string_view name) {
 bool ParseHello(const std::vector<std::string_view>& words, HelloArgs* out, std::string* error) {
   size_t i = 0;
   if (!words.empty()) {
-    if (!common::ParseInt64(words[0], &out->proto)) {
+    if (!text::ParseInt64(words[0], &out->proto)) {
       *error = "ERR Protocol version is not an integer or out of range";
       return false;
     }

@@ -2,12 +2,13 @@
 #include "expire_args.h"
 
 #include <limits>
+#include <plinth/text.hpp>
 
 #include "subcommand.h"
 
 namespace plinth::keys {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ParseExpireOptions(const std::vector<std::string_view>& words, uint32_t* flags,
                         std::string* error) {

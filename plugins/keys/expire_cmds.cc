@@ -2,11 +2,11 @@
 // Expiry is stored by the host as absolute unix ms; relative times are resolved against the
 // call's cached time and propagated as PEXPIREAT (or DEL when already past) so replicas and the
 // AOF replay the same absolute effect. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 
 #include "expire_args.h"
 #include "handlers.h"
-#include "numbers.h"
 #include "subcommand.h"
 
 namespace plinth::keys {
@@ -20,7 +20,7 @@ void ExpireGeneric(Call& c, ExpireUnit unit, std::string_view name) {
     return c.Error(error);
   }
   int64_t value = 0;
-  if (!common::ParseInt64(c.arg(2), &value)) {
+  if (!text::ParseInt64(c.arg(2), &value)) {
     NoPropagate(c);
     return c.Error(common::kNotInteger);
   }
@@ -42,8 +42,7 @@ void ExpireGeneric(Call& c, ExpireUnit unit, std::string_view name) {
     return c.Integer(1);
   }
   c.ExpireSet(key, when);
-  char buf[24];
-  Replicate(c, "pexpireat", {key, common::FormatInt64(when, buf)});
+  Replicate(c, "pexpireat", {key, std::to_string(when)});
   c.Integer(1);
 }
 

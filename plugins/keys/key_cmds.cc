@@ -1,9 +1,9 @@
 // DEL, UNLINK, EXISTS, TYPE, TOUCH, RENAME, RENAMENX, COPY, MOVE and SWAPDB: whole-key
 // operations delegated to the host's keyspace. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 
 #include "handlers.h"
-#include "numbers.h"
 #include "options.h"
 #include "subcommand.h"
 
@@ -136,11 +136,11 @@ void Move(Call& c) {
 
 void SwapDb(Call& c) {
   int32_t a = 0, b = 0;
-  if (!common::ParseInt32(c.arg(1), &a)) {
+  if (!text::ParseInt32(c.arg(1), &a)) {
     NoPropagate(c);
     return c.Error("ERR invalid first DB index");
   }
-  if (!common::ParseInt32(c.arg(2), &b)) {
+  if (!text::ParseInt32(c.arg(2), &b)) {
     NoPropagate(c);
     return c.Error("ERR invalid second DB index");
   }

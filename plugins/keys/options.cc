@@ -1,16 +1,17 @@
 // Small option grammars of the generic/server key commands, byte-exact with Redis's errors.
 #include "options.h"
 
-#include "numbers.h"
+#include <plinth/text.hpp>
+
 #include "subcommand.h"
 
 namespace plinth::keys {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string* error) {
   int32_t v = 0;
-  if (!common::ParseInt32(s, &v)) {
+  if (!text::ParseInt32(s, &v)) {
     *error = common::kNotInteger;
     return false;
   }
@@ -60,7 +61,7 @@ bool ParseMemoryUsageOptions(const std::vector<std::string_view>& words, std::st
       return false;
     }
     int64_t samples = 0;
-    if (!common::ParseInt64(words[i + 1], &samples)) {
+    if (!text::ParseInt64(words[i + 1], &samples)) {
       *error = common::kNotInteger;
       return false;
     }

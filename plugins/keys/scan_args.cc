@@ -3,13 +3,13 @@
 #include "scan_args.h"
 
 #include <limits>
+#include <plinth/text.hpp>
 
-#include "numbers.h"
 #include "subcommand.h"
 
 namespace plinth::keys {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ParseScanCursor(std::string_view s, uint64_t* out) {
   size_t nul = s.find('\0');
@@ -43,7 +43,7 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
     bool has_value = i + 1 < words.size();
     if (EqualsNoCase(words[i], "count") && has_value) {
       int64_t count = 0;
-      if (!common::ParseInt64(words[i + 1], &count)) {
+      if (!text::ParseInt64(words[i + 1], &count)) {
         *error = common::kNotInteger;
         return false;
       }

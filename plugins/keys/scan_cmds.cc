@@ -1,9 +1,9 @@
 // KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB and FLUSHALL: keyspace-wide commands built on the
 // host's key_scan / key_random / db_* functions. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 #include <unordered_set>
 
-#include "glob.h"
 #include "handlers.h"
 #include "options.h"
 #include "scan_args.h"
@@ -23,10 +23,10 @@ struct ScanSink {
     auto* self = static_cast<ScanSink*>(arg);
     std::string_view k(key, klen);
     const ScanOptions& o = *self->opts;
-    if (o.has_pattern && !common::GlobMatch(o.pattern, k)) return;
+    if (o.has_pattern && !text::GlobMatch(o.pattern, k)) return;
     if (o.has_type) {
       const char* type = value ? Api().type_name(Api().value_type(value)) : "none";
-      if (!common::EqualsNoCase(o.type, type ? type : "")) return;
+      if (!text::EqualsNoCase(o.type, type ? type : "")) return;
     }
     self->keys.emplace_back(k);
   }

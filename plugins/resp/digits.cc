@@ -1,37 +1,9 @@
-// Strict decimal parsing and table-driven formatting (two digits per step, no snprintf).
+// Table-driven decimal formatting: two digits per step, no snprintf.
 #include "digits.h"
 
 #include <cstring>
 
 namespace plinth::resp {
-
-bool ParseStrictInt64(const char* s, size_t n, int64_t* out) {
-  if (n == 0 || n > kMaxInt64Chars) return false;
-  if (n == 1 && s[0] == '0') {
-    *out = 0;
-    return true;
-  }
-  size_t i = 0;
-  bool negative = false;
-  if (s[0] == '-') {
-    negative = true;
-    i = 1;
-    if (n == 1) return false;
-  }
-  if (s[i] < '1' || s[i] > '9') return false;
-  uint64_t v = 0;
-  for (; i < n; i++) {
-    unsigned d = static_cast<unsigned char>(s[i]) - '0';
-    if (d > 9) return false;
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  // INT64_MIN has no positive counterpart, hence the asymmetric bound.
-  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-  if (v > limit) return false;
-  *out = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
-  return true;
-}
 
 namespace {
 constexpr char kPairs[201] =

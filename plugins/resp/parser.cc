@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <plinth/text.hpp>
 
-#include "digits.h"
 #include "inline_args.h"
 
 namespace plinth::resp {
@@ -154,7 +154,7 @@ std::optional<ParseResult> Parser::ParseCount(const char* buf, size_t len,
       break;
   }
   int64_t count = 0;
-  if (!ParseStrictInt64(buf + 1, cr - 1, &count) || count > kMaxMultibulkLen) {
+  if (!text::ParseInt64(std::string_view(buf + 1, cr - 1), &count) || count > kMaxMultibulkLen) {
     return Fail(kInvalidMultibulk);
   }
   if (limits.unauthenticated && count > kUnauthMultibulkLen) return Fail(kUnauthMultibulk);
@@ -194,7 +194,8 @@ std::optional<ParseResult> Parser::ParseBulkHeader(const char* buf, size_t len,
       break;
   }
   int64_t n = 0;
-  if (!ParseStrictInt64(buf + line_ + 1, cr - line_ - 1, &n) || n < 0 || n > limits.max_bulk_len) {
+  if (!text::ParseInt64(std::string_view(buf + line_ + 1, cr - line_ - 1), &n) || n < 0 ||
+      n > limits.max_bulk_len) {
     return Fail(kInvalidBulk);
   }
   if (limits.unauthenticated && n > kUnauthBulkLen) return Fail(kUnauthBulk);

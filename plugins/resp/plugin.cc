@@ -5,9 +5,9 @@
 #include <cstring>
 #include <new>
 #include <plinth/plugin.hpp>
+#include <plinth/text.hpp>
 
 #include "encoder.h"
-#include "memory_text.h"
 #include "parser.h"
 
 namespace {
@@ -76,12 +76,12 @@ int32_t FrameBulk(void*, uint32_t, size_t len, plinth_outbuf_t* prefix, plinth_o
 
 int32_t ApplyMaxBulkLen(void*, const char*, const char* value, size_t len, char* err,
                         size_t errlen) {
-  const auto bytes = plinth::resp::ParseMemoryText(std::string_view(value, len));
-  if (!bytes || *bytes < 1024 * 1024) {
+  int64_t bytes = 0;
+  if (!plinth::text::ParseMemory(std::string_view(value, len), &bytes) || bytes < 1024 * 1024) {
     CopyError("proto-max-bulk-len must be a memory size of at least 1mb", err, errlen);
     return PLINTH_ERR;
   }
-  g_max_bulk_len.store(*bytes, std::memory_order_relaxed);
+  g_max_bulk_len.store(bytes, std::memory_order_relaxed);
   return PLINTH_OK;
 }
 

@@ -2,6 +2,7 @@
 // the tree becomes DocArgs by recognising tokens, repetitions ("x [x ...]") and one-ofs.
 #include "args_hint.h"
 
+#include <plinth/text.hpp>
 #include <utility>
 
 namespace plinth::server {
@@ -107,13 +108,6 @@ int Shape(const Raw& r) {
 }
 
 bool IsValueWord(const Raw& r) { return r.kind == Raw::Kind::kWord && !IsToken(r.text); }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 std::string TypeFor(std::string_view name) {
   static constexpr std::string_view kIntegers[] = {
@@ -238,7 +232,7 @@ size_t ConvertToken(const Seq& seq, size_t i, DocArg* out) {
   }
   if (words.empty()) {
     out->type = "pure-token";
-    out->name = Lower(token);
+    out->name = text::ToLower(token);
   } else if (words.size() == 1) {
     out->name = words[0];
     out->type = TypeFor(words[0]);

@@ -1,5 +1,6 @@
 // Rendering of DocArg trees the way redis-cli 7.0 turns COMMAND DOCS into hints, and the
 // split of a container command's one-of into subcommands for COMMAND DOCS.
+#include <plinth/text.hpp>
 #include <utility>
 
 #include "args_hint.h"
@@ -37,24 +38,17 @@ std::string Render(const DocArg& a) {
   return out;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 // The subcommand word of one one-of member and the arguments after it; false when the member
 // does not start with a token.
 bool MemberAsSubcommand(const DocArg& m, DocSubcommand* out) {
   if (m.optional) return false;
   if (m.type == "pure-token") {
     if (m.multiple) return false;
-    out->name = Lower(m.token);
+    out->name = text::ToLower(m.token);
     return true;
   }
   if (!m.token.empty()) {
-    out->name = Lower(m.token);
+    out->name = text::ToLower(m.token);
     DocArg rest = m;
     rest.token.clear();
     rest.multiple_token = false;

@@ -1,11 +1,11 @@
 // COMMAND, COMMAND COUNT / LIST / INFO / DOCS / GETKEYS / HELP over the host's command table.
 // COMMAND DOCS derives each command's argument tree from its args hint (args_hint.h), which is
 // what redis-cli 7.0 builds its interactive hints from. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 
 #include "args_hint.h"
 #include "command_meta.h"
-#include "glob.h"
 #include "handlers.h"
 #include "server_args.h"
 #include "subcommand.h"
@@ -19,11 +19,9 @@ namespace {
 constexpr common::SubcommandDef kSubs[] = {{"count", 2}, {"list", -2},    {"info", -2},
                                            {"docs", -2}, {"getkeys", -4}, {"help", 2}};
 
-std::string Lower(const char* s) {
-  std::string out(s ? s : "");
-  for (char& ch : out)
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-  return out;
+// The command's name in lower case, as COMMAND replies show it.
+std::string LowerName(const plinth_command_spec_t* s) {
+  return text::ToLower(s->name ? s->name : "");
 }
 
 std::string_view GroupOf(const plinth_command_spec_t* s) { return s->group ? s->group : "module"; }
@@ -59,7 +57,7 @@ void ReplyKeySpec(const Call& c, const plinth_command_spec_t* s) {
 void ReplyInfo(const Call& c, const plinth_command_spec_t* s) {
   if (!s) return c.Null();
   c.Array(10);
-  c.Bulk(Lower(s->name));
+  c.Bulk(LowerName(s));
   c.Integer(s->arity);
   std::vector<std::string_view> flags = FlagNames(s->flags);
   c.Set(static_cast<int64_t>(flags.size()));
@@ -143,7 +141,7 @@ void ReplyDocs(const Call& c, const plinth_command_spec_t* s) {
   ReplyDocHead(c, s, 1);
   c.Bulk("subcommands");
   c.Map(static_cast<int64_t>(subs.size()));
-  std::string container = Lower(s->name);
+  std::string container = LowerName(s);
   for (const DocSubcommand& sub : subs) {
     c.Bulk(container + "|" + sub.name);
     ReplyDocHead(c, s, sub.args.empty() ? 0 : 1);
@@ -171,10 +169,10 @@ void List(Call& c) {
   if (!ParseListFilter(ArgsFrom(c, 2), &filter, &error)) return c.Error(error);
   std::vector<std::string> names;
   for (const plinth_command_spec_t* s : AllCommands()) {
-    std::string name = Lower(s->name);
+    std::string name = LowerName(s);
     // Commands do not record which plugin registered them, so MODULE matches nothing.
     if (filter.kind == ListFilter::Kind::kModule) continue;
-    if (filter.kind == ListFilter::Kind::kPattern && !common::GlobMatch(filter.arg, name, true))
+    if (filter.kind == ListFilter::Kind::kPattern && !text::GlobMatch(filter.arg, name, true))
       continue;
     if (filter.kind == ListFilter::Kind::kAclCat &&
         !InAclCategory(s->name, s->flags, GroupOf(s), filter.arg))
@@ -247,7 +245,7 @@ void Command(Call& c) {
   c.Map(static_cast<int64_t>(found));
   for (const plinth_command_spec_t* s : specs) {
     if (!s) continue;
-    c.Bulk(Lower(s->name));
+    c.Bulk(LowerName(s));
     ReplyDocs(c, s);
   }
 }

@@ -4,6 +4,8 @@
 
 #include <plinth/plugin.h>
 
+#include <plinth/text.hpp>
+
 #include "subcommand.h"
 
 namespace plinth::server {
@@ -82,9 +84,9 @@ uint32_t CategoryMask(std::string_view name, uint32_t flags, std::string_view gr
   if (flags & PLINTH_CMD_PUBSUB) m |= kPubsub;
   m |= (flags & PLINTH_CMD_FAST) ? kFast : kSlow;
   for (const GroupCategory& g : kGroups)
-    if (common::EqualsNoCase(g.group, group)) m |= g.category;
+    if (text::EqualsNoCase(g.group, group)) m |= g.category;
   for (const NamedCategory& n : kNamed)
-    if (common::EqualsNoCase(n.name, name)) m |= n.category;
+    if (text::EqualsNoCase(n.name, name)) m |= n.category;
   return m;
 }
 
@@ -118,7 +120,7 @@ bool InAclCategory(std::string_view name, uint32_t flags, std::string_view group
                    std::string_view cat) {
   if (!cat.empty() && cat[0] == '@') cat.remove_prefix(1);
   for (std::string_view c : AclCategories(name, flags, group))
-    if (common::EqualsNoCase(c.substr(1), cat)) return true;
+    if (text::EqualsNoCase(c.substr(1), cat)) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 // CONFIG GET, SET, RESETSTAT and HELP over the host's option table. CONFIG SET with several
 // parameters is all-or-nothing, like Redis 7: names are checked first, and values already set
 // are restored when a later one is refused. Main thread.
+#include <plinth/text.hpp>
 #include <string>
 #include <utility>
 
@@ -53,7 +54,7 @@ void Get(Call& c) {
   std::vector<const std::pair<std::string, std::string>*> unique;
   for (const auto& p : sink.pairs) {
     bool seen = false;
-    for (const auto* u : unique) seen = seen || common::EqualsNoCase(u->first, p.first);
+    for (const auto* u : unique) seen = seen || text::EqualsNoCase(u->first, p.first);
     if (!seen) unique.push_back(&p);
   }
   c.Map(static_cast<int64_t>(unique.size()));

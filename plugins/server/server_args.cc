@@ -1,11 +1,13 @@
 // Server command argument grammars with Redis 7.0's error texts.
 #include "server_args.h"
 
+#include <plinth/text.hpp>
+
 #include "subcommand.h"
 
 namespace plinth::server {
 
-using common::EqualsNoCase;
+using text::EqualsNoCase;
 
 bool ParseShutdown(const std::vector<std::string_view>& words, ShutdownArgs* out,
                    std::string* error) {
@@ -62,9 +64,7 @@ std::string ConfigSetFailed(std::string_view name, std::string_view reason) {
 std::vector<std::string> InfoSections(const std::vector<std::string_view>& words) {
   std::vector<std::string> out;
   for (std::string_view w : words) {
-    std::string s(w);
-    for (char& c : s)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    std::string s = text::ToLower(w);
     bool seen = false;
     for (const std::string& prev : out) seen = seen || prev == s;
     if (!seen) out.push_back(std::move(s));

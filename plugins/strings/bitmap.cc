@@ -3,8 +3,8 @@
 #include "bitmap.h"
 
 #include <cstring>
+#include <plinth/text.hpp>
 
-#include "number.h"
 #include "range.h"
 #include "token.h"
 
@@ -104,7 +104,7 @@ int64_t BitPos(std::string_view s, int bit, const BitPosRange& range) {
 
 bool ParseBitOffset(std::string_view arg, int64_t max_bytes, uint64_t* out) {
   int64_t v = 0;
-  if (!ParseInt64(arg, &v)) return false;
+  if (!text::ParseInt64(arg, &v)) return false;
   if (v < 0 || (v >> 3) >= max_bytes) return false;
   *out = static_cast<uint64_t>(v);
   return true;

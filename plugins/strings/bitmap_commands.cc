@@ -2,13 +2,13 @@
 // 7.0's argument order, error texts and edge cases, and their registration table. The bit
 // arithmetic itself is in bitmap.cc. Main thread only.
 #include <algorithm>
+#include <plinth/text.hpp>
 #include <string>
 #include <vector>
 
 #include "bitmap.h"
 #include "commands.h"
 #include "errors.h"
-#include "number.h"
 #include "string_values.h"
 #include "token.h"
 
@@ -29,7 +29,7 @@ bool ParseUnitOrReply(const Call& c, std::string_view arg, bool* bit_unit) {
 }
 
 bool ParseIntOrReply(const Call& c, std::string_view arg, int64_t* out) {
-  if (ParseInt64(arg, out)) return true;
+  if (text::ParseInt64(arg, out)) return true;
   c.Error(kErrNotInteger);
   return false;
 }
@@ -42,7 +42,7 @@ void SetBitCommand(Call& c) {
     return;
   }
   int64_t on = 0;
-  if (!ParseInt64(c.arg(3), &on) || (on & ~int64_t{1}) != 0) {
+  if (!text::ParseInt64(c.arg(3), &on) || (on & ~int64_t{1}) != 0) {
     c.Error(kErrBitValue);
     return;
   }

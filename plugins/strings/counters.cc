@@ -2,6 +2,7 @@
 // TTL, as Redis overwrites it in place. INCRBYFLOAT propagates as "SET key value KEEPTTL" so that
 // replicas and AOF replays never redo float arithmetic. Main thread only.
 #include <cmath>
+#include <plinth/text.hpp>
 #include <string>
 
 #include "commands.h"
@@ -18,7 +19,7 @@ void IncrDecr(const Call& c, int64_t incr) {
   const plinth_value_t* v = nullptr;
   if (!LookupString(c, key, &v)) return;
   int64_t value = 0;
-  if (v && !ParseInt64(Bytes(v), &value)) {
+  if (v && !text::ParseInt64(Bytes(v), &value)) {
     c.Error(kErrNotInteger);
     return;
   }
@@ -27,7 +28,7 @@ void IncrDecr(const Call& c, int64_t incr) {
     c.Error(kErrOverflow);
     return;
   }
-  PutString(c, key, FormatInt64(result), PLINTH_SET_KEEPTTL);
+  PutString(c, key, std::to_string(result), PLINTH_SET_KEEPTTL);
   c.Integer(result);
 }
 
@@ -39,7 +40,7 @@ void DecrCommand(Call& c) { IncrDecr(c, -1); }
 
 void IncrByCommand(Call& c) {
   int64_t incr = 0;
-  if (!ParseInt64(c.arg(2), &incr)) {
+  if (!text::ParseInt64(c.arg(2), &incr)) {
     c.Error(kErrNotInteger);
     return;
   }
@@ -48,7 +49,7 @@ void IncrByCommand(Call& c) {
 
 void DecrByCommand(Call& c) {
   int64_t decr = 0;
-  if (!ParseInt64(c.arg(2), &decr)) {
+  if (!text::ParseInt64(c.arg(2), &decr)) {
     c.Error(kErrNotInteger);
     return;
   }

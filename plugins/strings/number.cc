@@ -11,45 +11,10 @@
 namespace plinth::strings {
 namespace {
 
-// Redis refuses integer texts of LONG_STR_SIZE (21) bytes or more, and float texts of
-// MAX_LONG_DOUBLE_CHARS (5 KiB) or more.
-constexpr size_t kMaxIntText = 21;
+// Redis refuses float texts of MAX_LONG_DOUBLE_CHARS (5 KiB) or more.
 constexpr size_t kMaxFloatText = 5 * 1024;
 
 }  // namespace
-
-bool ParseInt64(std::string_view s, int64_t* out) {
-  if (s.empty() || s.size() >= kMaxIntText) return false;
-  if (s.size() == 1 && s[0] == '0') {
-    if (out) *out = 0;
-    return true;
-  }
-  size_t i = 0;
-  bool negative = false;
-  if (s[0] == '-') {
-    negative = true;
-    if (++i == s.size()) return false;
-  }
-  if (s[i] < '1' || s[i] > '9') return false;
-  uint64_t v = 0;
-  for (; i < s.size(); ++i) {
-    char c = s[i];
-    if (c < '0' || c > '9') return false;
-    uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (v > UINT64_MAX / 10) return false;
-    v *= 10;
-    if (v > UINT64_MAX - digit) return false;
-    v += digit;
-  }
-  if (negative) {
-    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
-    if (out) *out = static_cast<int64_t>(0 - v);
-  } else {
-    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
-    if (out) *out = static_cast<int64_t>(v);
-  }
-  return true;
-}
 
 bool ParseLongDouble(std::string_view s, long double* out) {
   if (s.empty() || s.size() >= kMaxFloatText) return false;
@@ -90,12 +55,6 @@ std::string FormatLongDouble(long double v) {
   }
   if (buf == "-0") buf = "0";
   return buf;
-}
-
-std::string FormatInt64(int64_t v) {
-  char buf[24];
-  int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  return std::string(buf, static_cast<size_t>(n));
 }
 
 bool AddInt64(int64_t value, int64_t incr, int64_t* out) {

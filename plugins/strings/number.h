@@ -1,6 +1,6 @@
-// Number parsing and formatting with Redis's exact rules, for the string commands.
-// Integers follow string2ll (strict decimal, no '+', no leading zeros, at most 20 bytes); floats
-// follow string2ld / ld2string's human mode (INCRBYFLOAT). Pure functions, any thread.
+// Float parsing and formatting with Redis's exact rules, for the string commands: string2ld and
+// ld2string's human mode (INCRBYFLOAT), plus overflow-checked integer addition. Integers are
+// parsed with plinth::text::ParseInt64 (<plinth/text.hpp>). Pure functions, any thread.
 #ifndef PLINTH_STRINGS_NUMBER_H
 #define PLINTH_STRINGS_NUMBER_H
 
@@ -9,12 +9,6 @@
 #include <string_view>
 
 namespace plinth::strings {
-
-// Parses s as a signed 64-bit decimal integer the way Redis does: an optional '-', then digits
-// with no leading zero (except the single "0"), nothing else (no '+', no spaces, no "-0"), and
-// at most 20 bytes. Returns false, leaving *out untouched, when s is not such a number or does
-// not fit in int64_t. out may be null.
-bool ParseInt64(std::string_view s, int64_t* out);
 
 // Parses s as a long double the way Redis's INCRBYFLOAT does: strtold over the whole text, no
 // leading space, no NaN, no overflow to infinity and no underflow to zero ("inf" and hex floats
@@ -25,9 +19,6 @@ bool ParseLongDouble(std::string_view s, long double* out);
 // Formats v like Redis's human-friendly long double form: "%.17Lf" with the trailing zeros (and
 // a trailing '.') removed, "-0" written as "0", and "inf", "-inf", "nan" for the special values.
 std::string FormatLongDouble(long double v);
-
-// The decimal text of v.
-std::string FormatInt64(int64_t v);
 
 // Adds incr to value into *out. Returns false (and leaves *out untouched) when the sum does
 // not fit in int64_t: the condition Redis reports as "increment or decrement would overflow".

@@ -2,6 +2,8 @@
 // parseExtendedStringArgumentsOrReply, option by option.
 #include "set_options.h"
 
+#include <plinth/text.hpp>
+
 #include "number.h"
 #include "token.h"
 
@@ -56,7 +58,7 @@ bool IsGetOption(std::string_view arg) { return IsToken(arg, "GET"); }
 ExpireStatus ResolveExpire(ExpireKind kind, std::string_view arg, int64_t now_ms,
                            int64_t* when_ms) {
   int64_t v = 0;
-  if (!ParseInt64(arg, &v)) return ExpireStatus::kNotInteger;
+  if (!text::ParseInt64(arg, &v)) return ExpireStatus::kNotInteger;
   const bool seconds = kind == ExpireKind::kEx || kind == ExpireKind::kExAt;
   if (v <= 0 || (seconds && v > INT64_MAX / 1000)) return ExpireStatus::kInvalid;
   if (seconds) v *= 1000;

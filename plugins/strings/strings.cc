@@ -1,12 +1,12 @@
 // The GET/SET family (GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX)
 // and the registration table of the whole string group. Replies, error texts and propagated
 // forms follow Redis 7.0. Main thread only.
+#include <plinth/text.hpp>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "errors.h"
-#include "number.h"
 #include "set_options.h"
 #include "string_values.h"
 
@@ -72,7 +72,7 @@ bool SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
   PutString(c, key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
   if (o.expire != ExpireKind::kNone) {
     c.ExpireSet(key, when);
-    std::string ms = FormatInt64(when);
+    std::string ms = std::to_string(when);
     Propagate(c, "set", {key, value, "PXAT", ms}, false);
   }
   if (!o.get) {
@@ -164,7 +164,7 @@ void GetExCommand(Call& c) {
     Propagate(c, "del", {key}, true);
   } else if (o.expire != ExpireKind::kNone) {
     c.ExpireSet(key, when);
-    std::string ms = FormatInt64(when);
+    std::string ms = std::to_string(when);
     if (!Propagate(c, "pexpireat", {key, ms}, true)) {
       Propagate(c, "getex", {key, "PXAT", ms}, false);
     }

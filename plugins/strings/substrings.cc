@@ -3,12 +3,12 @@
 // as in Redis. Main thread only.
 #include <algorithm>
 #include <cstring>
+#include <plinth/text.hpp>
 #include <string>
 
 #include "commands.h"
 #include "errors.h"
 #include "lcs.h"
-#include "number.h"
 #include "range.h"
 #include "string_values.h"
 #include "token.h"
@@ -70,7 +70,7 @@ void StrlenCommand(Call& c) {
 
 void GetRangeCommand(Call& c) {
   int64_t start = 0, end = 0;
-  if (!ParseInt64(c.arg(2), &start) || !ParseInt64(c.arg(3), &end)) {
+  if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &end)) {
     c.Error(kErrNotInteger);
     return;
   }
@@ -82,7 +82,7 @@ void GetRangeCommand(Call& c) {
 void SetRangeCommand(Call& c) {
   std::string_view key = c.arg(1), patch = c.arg(3);
   int64_t offset = 0;
-  if (!ParseInt64(c.arg(2), &offset)) {
+  if (!text::ParseInt64(c.arg(2), &offset)) {
     c.Error(kErrNotInteger);
     return;
   }
@@ -124,7 +124,7 @@ void LcsCommand(Call& c) {
     } else if (IsToken(opt, "WITHMATCHLEN")) {
       with_len = true;
     } else if (IsToken(opt, "MINMATCHLEN") && j + 1 < c.argc()) {
-      if (!ParseInt64(c.arg(++j), &options.min_match_len)) {
+      if (!text::ParseInt64(c.arg(++j), &options.min_match_len)) {
         c.Error(kErrNotInteger);
         return;
       }

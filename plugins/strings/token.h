@@ -3,6 +3,7 @@
 #ifndef PLINTH_STRINGS_TOKEN_H
 #define PLINTH_STRINGS_TOKEN_H
 
+#include <plinth/text.hpp>
 #include <string_view>
 
 namespace plinth::strings {
@@ -11,13 +12,7 @@ namespace plinth::strings {
 inline bool IsToken(std::string_view arg, std::string_view upper) {
   size_t nul = arg.find('\0');
   if (nul != std::string_view::npos) arg = arg.substr(0, nul);
-  if (arg.size() != upper.size()) return false;
-  for (size_t i = 0; i < arg.size(); ++i) {
-    char c = arg[i];
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    if (c != upper[i]) return false;
-  }
-  return true;
+  return text::EqualsNoCase(arg, upper);
 }
 
 }  // namespace plinth::strings

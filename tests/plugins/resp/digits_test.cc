@@ -1,4 +1,5 @@
-// Strict integer parsing and fast formatting used by the resp parser and encoder.
+// Fast integer formatting used by the resp encoder (parsing is tested with the SDK, in
+// tests/sdk/text_test.cc).
 #include "resp/digits.h"
 
 #include <doctest/doctest.h>
@@ -6,32 +7,10 @@
 #include <cstdint>
 #include <random>
 #include <string>
-
-#include "resp/memory_text.h"
+#include <vector>
 
 namespace plinth::resp {
 namespace {
-
-bool Parses(const std::string& s, int64_t* v) { return ParseStrictInt64(s.data(), s.size(), v); }
-
-TEST_CASE("resp digits: accepts canonical decimals across the int64 range") {
-  int64_t v = 0;
-  CHECK((Parses("0", &v) && v == 0));
-  CHECK((Parses("7", &v) && v == 7));
-  CHECK((Parses("-1", &v) && v == -1));
-  CHECK((Parses("9223372036854775807", &v) && v == INT64_MAX));
-  CHECK((Parses("-9223372036854775808", &v) && v == INT64_MIN));
-}
-
-TEST_CASE("resp digits: refuses what Redis's string2ll refuses") {
-  int64_t v = 0;
-  for (const char* bad :
-       {"", "-", "+1", "01", "-0", "00", " 1", "1 ", "1a", "9223372036854775808",
-        "-9223372036854775809", "18446744073709551616", "123456789012345678901"}) {
-    INFO(bad);
-    CHECK_FALSE(Parses(bad, &v));
-  }
-}
 
 TEST_CASE("resp digits: formats every magnitude like std::to_string") {
   char buf[kMaxInt64Chars];
@@ -43,21 +22,6 @@ TEST_CASE("resp digits: formats every magnitude like std::to_string") {
     if (v != INT64_MIN) CHECK(std::string(buf, WriteInt64(buf, -v)) == std::to_string(-v));
   }
   CHECK(std::string(buf, WriteUint64(buf, UINT64_MAX)) == "18446744073709551615");
-}
-
-TEST_CASE("resp memory text: reads sizes the way redis.conf writes them") {
-  CHECK(ParseMemoryText("512mb") == 512LL * 1024 * 1024);
-  CHECK(ParseMemoryText("1GB") == 1024LL * 1024 * 1024);
-  CHECK(ParseMemoryText("1m") == 1000000);
-  CHECK(ParseMemoryText("2k") == 2000);
-  CHECK(ParseMemoryText("2kb") == 2048);
-  CHECK(ParseMemoryText("4096") == 4096);
-  CHECK(ParseMemoryText("10b") == 10);
-  CHECK_FALSE(ParseMemoryText(""));
-  CHECK_FALSE(ParseMemoryText("mb"));
-  CHECK_FALSE(ParseMemoryText("-1"));
-  CHECK_FALSE(ParseMemoryText("1tb"));
-  CHECK_FALSE(ParseMemoryText("99999999999gb"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Tests of the strings plugin's Redis-exact number parsing and formatting (number.h). The float
-// expectations were taken from Redis 7.0's INCRBYFLOAT on the same inputs.
+// Tests of the strings plugin's Redis-exact float parsing and formatting (number.h). The
+// expectations were taken from Redis 7.0's INCRBYFLOAT on the same inputs. Integer parsing is
+// tested with the SDK (tests/sdk/text_test.cc).
 #include "number.h"
 
 #include <doctest/doctest.h>
@@ -9,22 +10,10 @@
 #include <string>
 
 using plinth::strings::AddInt64;
-using plinth::strings::FormatInt64;
 using plinth::strings::FormatLongDouble;
-using plinth::strings::ParseInt64;
 using plinth::strings::ParseLongDouble;
 
 namespace {
-
-bool IntOk(std::string_view s, int64_t want) {
-  int64_t v = 12345;
-  return ParseInt64(s, &v) && v == want;
-}
-
-bool IntBad(std::string_view s) {
-  int64_t v = 12345;
-  return !ParseInt64(s, &v) && v == 12345;
-}
 
 // Redis's INCRBYFLOAT: the stored value plus the increment, formatted.
 std::string IncrByFloat(std::string_view stored, std::string_view incr) {
@@ -35,38 +24,6 @@ std::string IncrByFloat(std::string_view stored, std::string_view incr) {
 }
 
 }  // namespace
-
-TEST_CASE("strings number: accepts canonical decimal integers") {
-  CHECK(IntOk("0", 0));
-  CHECK(IntOk("7", 7));
-  CHECK(IntOk("-7", -7));
-  CHECK(IntOk("1234567890", 1234567890));
-  CHECK(IntOk("9223372036854775807", INT64_MAX));
-  CHECK(IntOk("-9223372036854775808", INT64_MIN));
-  CHECK(ParseInt64("42", nullptr));
-}
-
-TEST_CASE("strings number: refuses what Redis's string2ll refuses") {
-  CHECK(IntBad(""));
-  CHECK(IntBad("-"));
-  CHECK(IntBad("+1"));
-  CHECK(IntBad("-0"));
-  CHECK(IntBad("01"));
-  CHECK(IntBad("00"));
-  CHECK(IntBad(" 1"));
-  CHECK(IntBad("1 "));
-  CHECK(IntBad("1a"));
-  CHECK(IntBad("1.0"));
-  CHECK(IntBad("0x10"));
-  CHECK(IntBad(std::string_view("1\0", 2)));
-  CHECK(IntBad("9223372036854775808"));
-  CHECK(IntBad("-9223372036854775809"));
-  CHECK(IntBad("18446744073709551616"));
-  CHECK(IntBad("99999999999999999999"));
-  // 21 bytes or more is refused before looking at the digits.
-  CHECK(IntBad("-00000000000000000001"));
-  CHECK(IntBad("100000000000000000000"));
-}
 
 TEST_CASE("strings number: parses floats like Redis's string2ld") {
   long double v = 0;
@@ -134,9 +91,7 @@ TEST_CASE("strings number: writes negative zero and special values like Redis") 
   CHECK(max.find('.') == std::string::npos);
 }
 
-TEST_CASE("strings number: formats integers and detects overflowing additions") {
-  CHECK(FormatInt64(0) == "0");
-  CHECK(FormatInt64(INT64_MIN) == "-9223372036854775808");
+TEST_CASE("strings number: detects overflowing additions") {
   int64_t out = 7;
   CHECK(AddInt64(INT64_MAX - 1, 1, &out));
   CHECK(out == INT64_MAX);
