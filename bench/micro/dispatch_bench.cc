@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "host/call.h"
-#include "host/loader.h"
-#include "host/server.h"
-#include "host/value.h"
+#include "host/core/call.h"
+#include "host/core/core.h"
+#include "host/shell/server.h"
 
 #ifndef PLINTH_BENCH_PLUGIN_DIR
 #error "PLINTH_BENCH_PLUGIN_DIR must name the folder holding strings.so"
@@ -37,17 +36,18 @@ struct Host {
   std::vector<std::string> keys;
   std::string value = std::string(16, 'v');
 
+  Shell shell;
+  Core& s = shell.core;
+
   Host() {
-    Server& s = Srv();
-    ServerInit();
     s.options.SetPending("loglevel", "warning");
     std::string err;
-    if (!RegisterHostOptions(&err) ||
-        !LoadPlugin(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
+    if (!shell.RegisterOptions(&err) ||
+        !s.LoadPlugin(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
       std::fprintf(stderr, "dispatch_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);
     }
-    s.dbs.resize(static_cast<size_t>(s.options.Find("databases")->int_value));  // as ServerRun
+    s.CreateDatabases();  // as Shell::Run
     for (int i = 0; i < kKeys; ++i) {
       keys.push_back(Key(i));
       s.dbs[0].Set(keys.back(), ValueCreateString(value.data(), value.size()), false);
@@ -62,11 +62,11 @@ Host& H() {
 
 // What a monolithic server's GET does once it has found its command: no function table.
 void DirectGet(plinth_call* call) {
-  Server& s = Srv();
+  Core& s = *call->core;
   std::string_view key(call->argv[1], call->argvlen[1]);
   Entry* e = s.dbs[call->db].Find(key);
   if (e && e->expire_ms >= 0 && e->expire_ms <= call->now_ms) {
-    ExpireKey(call->db, key);
+    s.ExpireKey(call->db, key);
     e = nullptr;
   }
   if (e) {
@@ -79,7 +79,7 @@ void DirectGet(plinth_call* call) {
 }
 
 void DirectSet(plinth_call* call) {
-  Server& s = Srv();
+  Core& s = *call->core;
   plinth_value_t* v = ValueCreateString(call->argv[2], call->argvlen[2]);
   s.dbs[call->db].Set(std::string_view(call->argv[1], call->argvlen[1]), v, false);
   s.dirty++;
@@ -91,11 +91,13 @@ void DirectSet(plinth_call* call) {
 template <bool kPlugin>
 bool Dispatch(const char* const* argv, const size_t* len, int32_t argc,
               void (*direct)(plinth_call*)) {
-  Command* cmd = Srv().registry.FindCommand(std::string_view(argv[0], len[0]));
+  Core& core = H().s;
+  Command* cmd = core.registry.FindCommand(std::string_view(argv[0], len[0]));
   if (!cmd) return false;
   int32_t a = cmd->spec.arity;
   if (a > 0 ? argc != a : argc < -a) return false;
   plinth_call call;
+  call.core = &core;
   call.cmd = cmd;
   call.argc = argc;
   call.argv = argv;
@@ -142,7 +144,8 @@ BENCHMARK(BM_DispatchSet<false>)->Name("BM_DispatchSet/direct");
 // The command-table lookup alone (case-folding plus the hash map).
 void BM_CommandLookup(benchmark::State& state) {
   H();
-  for (auto _ : state) benchmark::DoNotOptimize(Srv().registry.FindCommand("get"));
+  Core& core = H().s;
+  for (auto _ : state) benchmark::DoNotOptimize(core.registry.FindCommand("get"));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CommandLookup);

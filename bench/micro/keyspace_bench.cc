@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "host/db.h"
-#include "host/value.h"
+#include "host/core/db.h"
+#include "host/core/value.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "host/value.h"
+#include "host/core/value.h"
 
 namespace {
 

@@ -56,7 +56,8 @@ void CountCommand(sdk::Call& c) {
   c.Integer(n);
 }
 
-int32_t ApplyGreeting(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+int32_t ApplyGreeting(void*, const char*, const char* value, size_t len, int64_t, char* err,
+                      size_t errlen) {
   if (len == 0) {
     std::snprintf(err, errlen, "the greeting must not be empty");
     return PLINTH_ERR;
@@ -81,7 +82,7 @@ bool Init() {
   opt.default_value = "Hello";
   opt.description = "the word HELLO.GREET greets with";
   opt.apply = ApplyGreeting;
-  if (sdk::Api().option_register(sdk::Host::self, &opt) != PLINTH_OK) return false;
+  if (!sdk::Api().option_register(sdk::Host::self, &opt)) return false;
   return sdk::RegisterCommands(kCommands);
 }
 

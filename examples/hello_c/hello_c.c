@@ -77,10 +77,11 @@ static void count(plinth_call_t* call, void* ctx) {
   api->reply_integer(call, n);
 }
 
-static int32_t apply_greeting(void* ctx, const char* name, const char* value, size_t len, char* err,
-                              size_t errlen) {
+static int32_t apply_greeting(void* ctx, const char* name, const char* value, size_t len,
+                              int64_t number, char* err, size_t errlen) {
   (void)ctx;
   (void)name;
+  (void)number;
   if (len == 0 || len >= sizeof greeting) {
     snprintf(err, errlen, "the greeting must be 1 to %d bytes", (int)sizeof greeting - 1);
     return PLINTH_ERR;
@@ -117,7 +118,7 @@ static int32_t init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   opt.default_value = "Hello";
   opt.description = "the word HELLOC.GREET greets with";
   opt.apply = apply_greeting;
-  if (api->option_register(self, &opt) != PLINTH_OK) return PLINTH_ERR;
+  if (!api->option_register(self, &opt)) return PLINTH_ERR;
   if (register_command(self, "helloc.greet", -1, PLINTH_CMD_READONLY | PLINTH_CMD_FAST, 0, greet) !=
       PLINTH_OK)
     return PLINTH_ERR;

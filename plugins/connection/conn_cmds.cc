@@ -17,15 +17,12 @@ std::vector<std::string_view> ArgsFrom(const Call& c, int from) {
   return out;
 }
 
-std::string OptionString(const char* name) {
-  char buf[256];
-  int64_t n = Api().option_get_string(name, buf, sizeof buf);
-  if (n <= 0) return {};
-  if (static_cast<uint64_t>(n) < sizeof buf) return std::string(buf, static_cast<size_t>(n));
-  std::string big(static_cast<size_t>(n) + 1, '\0');
-  int64_t m = Api().option_get_string(name, big.data(), big.size());
-  big.resize(m > 0 && m <= n ? static_cast<size_t>(m) : 0);
-  return big;
+const plinth_option_t* g_requirepass = nullptr;
+const plinth_option_t* g_replicaof = nullptr;
+
+void FindOptions() {
+  g_requirepass = sdk::FindOption("requirepass");
+  g_replicaof = sdk::FindOption("replicaof");
 }
 
 namespace {
@@ -36,7 +33,7 @@ void SetName(const Call& c, std::string_view name) {
 
 // HELLO's reply: the same seven fields as Redis 7.0 in standalone mode.
 void ReplyHello(const Call& c) {
-  std::string replicaof = OptionString("replicaof");
+  std::string replicaof = sdk::OptionString(g_replicaof);
   bool replica = !replicaof.empty() && !text::EqualsNoCase(replicaof, "no one");
   c.Map(7);
   c.Bulk("server");
@@ -81,13 +78,13 @@ void Reset(Call& c) {
   Api().client_select(c.raw(), 0);
   Api().client_set_protocol(c.raw(), 2);
   SetName(c, "");
-  Api().client_set_authenticated(c.raw(), OptionString("requirepass").empty() ? 1 : 0);
+  Api().client_set_authenticated(c.raw(), sdk::OptionString(g_requirepass).empty() ? 1 : 0);
   c.Simple("RESET");
 }
 
 void Auth(Call& c) {
   if (c.argc() > 3) return c.Error(common::kSyntaxError);
-  std::string requirepass = OptionString("requirepass");
+  std::string requirepass = sdk::OptionString(g_requirepass);
   std::string_view user = "default", pass = c.arg(1);
   if (c.argc() == 2) {
     if (requirepass.empty()) return c.Error(kAuthWithoutPassword);
@@ -105,7 +102,7 @@ void Hello(Call& c) {
   std::string error;
   if (!ParseHello(ArgsFrom(c, 1), &args, &error)) return c.Error(error);
   if (args.has_auth) {
-    if (!CredentialsValid(OptionString("requirepass"), args.user, args.pass))
+    if (!CredentialsValid(sdk::OptionString(g_requirepass), args.user, args.pass))
       return c.Error(kWrongPass);
     Api().client_set_authenticated(c.raw(), 1);
   }

@@ -16,7 +16,8 @@ using sdk::Call;
 std::vector<std::string_view> ArgsFrom(const Call& c, int from);
 
 // The value of a string option ("" when unset or unknown).
-std::string OptionString(const char* name);
+// Looks up the host options the commands read (requirepass, replicaof). Init only.
+void FindOptions();
 
 // conn_cmds.cc
 void Ping(Call& c);

@@ -32,7 +32,10 @@ const sdk::CommandDef kCommands[] = {
      "A container for client connection commands", "2.4.0"},
 };
 
-bool Init() { return sdk::RegisterCommands(kCommands); }
+bool Init() {
+  FindOptions();
+  return sdk::RegisterCommands(kCommands);
+}
 
 }  // namespace
 }  // namespace plinth::connection

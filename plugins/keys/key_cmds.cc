@@ -83,7 +83,7 @@ void Touch(Call& c) { c.Integer(CountExisting(c)); }
 
 void Type(Call& c) {
   const plinth_value_t* v = c.Get(c.arg(1));
-  const char* name = v ? Api().type_name(Api().value_type(v)) : nullptr;
+  const char* name = v ? Api().type_name(sdk::Host::self, Api().value_type(v)) : nullptr;
   c.Simple(name ? name : "none");
 }
 
@@ -94,7 +94,7 @@ void Copy(Call& c) {
   std::string error;
   CopyOptions opts;
   opts.dst_db = Api().db_current(c.raw());
-  if (!ParseCopyOptions(ArgsFrom(c, 3), Api().db_count(), &opts, &error)) {
+  if (!ParseCopyOptions(ArgsFrom(c, 3), Api().db_count(c.raw()), &opts, &error)) {
     NoPropagate(c);
     return c.Error(error);
   }
@@ -116,7 +116,7 @@ void Copy(Call& c) {
 void Move(Call& c) {
   std::string error;
   int32_t db = 0;
-  if (!ParseDbIndex(c.arg(2), Api().db_count(), &db, &error)) {
+  if (!ParseDbIndex(c.arg(2), Api().db_count(c.raw()), &db, &error)) {
     NoPropagate(c);
     return c.Error(error);
   }

@@ -25,7 +25,7 @@ struct ScanSink {
     const ScanOptions& o = *self->opts;
     if (o.has_pattern && !text::GlobMatch(o.pattern, k)) return;
     if (o.has_type) {
-      const char* type = value ? Api().type_name(Api().value_type(value)) : "none";
+      const char* type = value ? Api().type_name(sdk::Host::self, Api().value_type(value)) : "none";
       if (!text::EqualsNoCase(o.type, type ? type : "")) return;
     }
     self->keys.emplace_back(k);
@@ -59,9 +59,9 @@ void Flush(Call& c, int32_t db) {
     NoPropagate(c);
     return c.Error(error);
   }
-  bool async =
-      mode == FlushMode::kAsync ||
-      (mode == FlushMode::kDefault && Api().option_get_int("lazyfree-lazy-user-flush", 0) != 0);
+  bool async = mode == FlushMode::kAsync ||
+               (mode == FlushMode::kDefault &&
+                sdk::OptionInt(sdk::FindOption("lazyfree-lazy-user-flush")) != 0);
   Api().db_flush(c.raw(), db, async ? 1 : 0);
   c.Ok();
 }

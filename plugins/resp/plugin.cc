@@ -74,13 +74,8 @@ int32_t FrameBulk(void*, uint32_t, size_t len, plinth_outbuf_t* prefix, plinth_o
   return plinth::resp::FrameBulk(len, prefix, suffix) ? PLINTH_OK : PLINTH_ERR;
 }
 
-int32_t ApplyMaxBulkLen(void*, const char*, const char* value, size_t len, char* err,
-                        size_t errlen) {
-  int64_t bytes = 0;
-  if (!plinth::text::ParseMemory(std::string_view(value, len), &bytes) || bytes < 1024 * 1024) {
-    CopyError("proto-max-bulk-len must be a memory size of at least 1mb", err, errlen);
-    return PLINTH_ERR;
-  }
+// The host has parsed and range-checked the value (MEMORY, at least 1mb).
+int32_t ApplyMaxBulkLen(void*, const char*, const char*, size_t, int64_t bytes, char*, size_t) {
   g_max_bulk_len.store(bytes, std::memory_order_relaxed);
   return PLINTH_OK;
 }
@@ -97,10 +92,8 @@ bool Init() {
   opt.max = INT64_MAX;
   opt.description = "Largest bulk string a client may send, in bytes";
   opt.apply = &ApplyMaxBulkLen;
-  if (api.option_register(plinth::sdk::Host::self, &opt) != PLINTH_OK) return false;
-  // The apply callback may not have run for the default; read what is in force now.
-  g_max_bulk_len.store(api.option_get_int(kMaxBulkOption, plinth::resp::kDefaultMaxBulkLen),
-                       std::memory_order_relaxed);
+  // Registering applies the configured value (or the default) through ApplyMaxBulkLen.
+  if (!api.option_register(plinth::sdk::Host::self, &opt)) return false;
 
   static const plinth_protocol_spec_t spec = {sizeof(plinth_protocol_spec_t),
                                               "resp",

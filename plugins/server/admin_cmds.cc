@@ -19,11 +19,11 @@ constexpr common::SubcommandDef kModuleSubs[] = {
 // One map per loaded plugin: Redis's MODULE LIST fields (name, ver, path, args) plus the ABI
 // version, the plugin's own version text and its description.
 void ReplyList(const Call& c) {
-  int32_t n = Api().plugin_count();
+  int32_t n = Api().plugin_count(c.raw());
   std::vector<std::pair<const plinth_plugin_descriptor_t*, const char*>> plugins;
   for (int32_t i = 0; i < n; ++i) {
     const char* path = nullptr;
-    if (const plinth_plugin_descriptor_t* d = Api().plugin_at(i, &path))
+    if (const plinth_plugin_descriptor_t* d = Api().plugin_at(c.raw(), i, &path))
       plugins.emplace_back(d, path);
   }
   c.Array(static_cast<int64_t>(plugins.size()));

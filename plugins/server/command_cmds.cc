@@ -151,16 +151,16 @@ void ReplyDocs(const Call& c, const plinth_command_spec_t* s) {
   }
 }
 
-std::vector<const plinth_command_spec_t*> AllCommands() {
+std::vector<const plinth_command_spec_t*> AllCommands(const Call& c) {
   std::vector<const plinth_command_spec_t*> out;
-  int32_t n = Api().command_count();
+  int32_t n = Api().command_count(c.raw());
   for (int32_t i = 0; i < n; ++i)
-    if (const plinth_command_spec_t* s = Api().command_at(i)) out.push_back(s);
+    if (const plinth_command_spec_t* s = Api().command_at(c.raw(), i)) out.push_back(s);
   return out;
 }
 
-const plinth_command_spec_t* Lookup(std::string_view name) {
-  return Api().command_lookup(name.data(), name.size());
+const plinth_command_spec_t* Lookup(const Call& c, std::string_view name) {
+  return Api().command_lookup(c.raw(), name.data(), name.size());
 }
 
 void List(Call& c) {
@@ -168,7 +168,7 @@ void List(Call& c) {
   std::string error;
   if (!ParseListFilter(ArgsFrom(c, 2), &filter, &error)) return c.Error(error);
   std::vector<std::string> names;
-  for (const plinth_command_spec_t* s : AllCommands()) {
+  for (const plinth_command_spec_t* s : AllCommands(c)) {
     std::string name = LowerName(s);
     // Commands do not record which plugin registered them, so MODULE matches nothing.
     if (filter.kind == ListFilter::Kind::kModule) continue;
@@ -184,7 +184,7 @@ void List(Call& c) {
 }
 
 void GetKeys(Call& c) {
-  const plinth_command_spec_t* s = Lookup(c.arg(2));
+  const plinth_command_spec_t* s = Lookup(c, c.arg(2));
   if (!s) return c.Error("ERR Invalid command specified");
   int argc = c.argc() - 2;
   if (!common::ArityFits(s->arity, argc))
@@ -216,7 +216,7 @@ void Help(const Call& c) {
 
 void Command(Call& c) {
   if (c.argc() == 1) {
-    std::vector<const plinth_command_spec_t*> all = AllCommands();
+    std::vector<const plinth_command_spec_t*> all = AllCommands(c);
     c.Array(static_cast<int64_t>(all.size()));
     for (const plinth_command_spec_t* s : all) ReplyInfo(c, s);
     return;
@@ -225,15 +225,15 @@ void Command(Call& c) {
   int sub = common::FindSubcommand("command", kSubs, c.arg(1), c.argc(), &error);
   if (sub < 0) return c.Error(error);
   std::string_view name = kSubs[sub].name;
-  if (name == "count") return c.Integer(Api().command_count());
+  if (name == "count") return c.Integer(Api().command_count(c.raw()));
   if (name == "list") return List(c);
   if (name == "getkeys") return GetKeys(c);
   if (name == "help") return Help(c);
   std::vector<const plinth_command_spec_t*> specs;
   if (c.argc() == 2) {
-    specs = AllCommands();
+    specs = AllCommands(c);
   } else {
-    for (int i = 2; i < c.argc(); ++i) specs.push_back(Lookup(c.arg(i)));
+    for (int i = 2; i < c.argc(); ++i) specs.push_back(Lookup(c, c.arg(i)));
   }
   if (name == "info") {
     c.Array(static_cast<int64_t>(specs.size()));

@@ -35,12 +35,9 @@ struct PairSink {
 bool OptionValue(std::string_view name, std::string* value) {
   std::string n(name);
   if (n.find('\0') != std::string::npos) return false;
-  int64_t len = Api().option_get_string(n.c_str(), nullptr, 0);
-  if (len < 0) return false;
-  std::string buf(static_cast<size_t>(len) + 1, '\0');
-  Api().option_get_string(n.c_str(), buf.data(), buf.size());
-  buf.resize(static_cast<size_t>(len));
-  *value = std::move(buf);
+  const plinth_option_t* o = Api().option_find(plinth::sdk::Host::self, n.c_str());
+  if (!o) return false;
+  *value = plinth::sdk::OptionString(o);
   return true;
 }
 

@@ -48,7 +48,7 @@ void Info(Call& c) {
 }
 
 void Time(Call& c) {
-  int64_t us = Api().time_us();
+  int64_t us = Api().time_us(plinth::sdk::Host::self);
   c.Array(2);
   c.Bulk(std::to_string(us / 1000000));
   c.Bulk(std::to_string(us % 1000000));

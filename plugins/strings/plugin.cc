@@ -4,10 +4,12 @@
 #include <plinth/plugin.hpp>
 
 #include "commands.h"
+#include "string_values.h"
 
 namespace {
 
 bool Init() {
+  plinth::strings::FindOptions();
   return plinth::strings::RegisterStringCommands() && plinth::strings::RegisterBitmapCommands();
 }
 

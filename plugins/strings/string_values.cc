@@ -29,7 +29,13 @@ char* ResizeString(const Call& c, std::string_view key, size_t len) {
   return p;
 }
 
-int64_t MaxBulkLen() { return sdk::Api().option_get_int("proto-max-bulk-len", int64_t{512} << 20); }
+namespace {
+const plinth_option_t* g_max_bulk_len = nullptr;  // the protocol plugin's, if loaded first
+}  // namespace
+
+void FindOptions() { g_max_bulk_len = sdk::FindOption("proto-max-bulk-len"); }
+
+int64_t MaxBulkLen() { return sdk::OptionInt(g_max_bulk_len, int64_t{512} << 20); }
 
 bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,
                bool validate) {

@@ -32,6 +32,8 @@ char* ResizeString(const Call& c, std::string_view key, size_t len);
 
 // The proto-max-bulk-len option: the largest string a command may build (512 MiB default).
 int64_t MaxBulkLen();
+// Looks up the options MaxBulkLen reads. Init only.
+void FindOptions();
 
 // Replaces the verbatim propagation of the call with "command args..." (args exclude the
 // command name). With validate, the host checks that command exists with a fitting arity and

@@ -45,18 +45,18 @@ void Log(LogLevel level, const std::string& text) {
                   text.size());
 }
 
-std::string OptionString(const char* name) {
-  std::string value(256, '\0');
-  int64_t n = Api().option_get_string(name, value.data(), value.size());
-  if (n < 0) return "";
-  if (static_cast<size_t>(n) >= value.size()) {
-    value.assign(static_cast<size_t>(n) + 1, '\0');
-    n = Api().option_get_string(name, value.data(), value.size());
-    if (n < 0) return "";
-  }
-  value.resize(std::min(static_cast<size_t>(n), value.size()));
-  return value;
-}
+// The handles of this plugin's options, set by Init.
+struct Options {
+  const plinth_option_t* bind = nullptr;
+  const plinth_option_t* port = nullptr;
+  const plinth_option_t* backlog = nullptr;
+  const plinth_option_t* keepalive = nullptr;
+  const plinth_option_t* unixsocket = nullptr;
+  const plinth_option_t* unixsocketperm = nullptr;
+} g_options;
+
+using plinth::sdk::OptionInt;
+using plinth::sdk::OptionString;
 
 void CopyText(const std::string& text, char* dst, size_t cap) {
   if (dst == nullptr || cap == 0) return;
@@ -68,22 +68,23 @@ void CopyText(const std::string& text, char* dst, size_t cap) {
 int32_t StartListeners() {
   ListenConfig config;
   std::string error;
-  const auto bind = ParseBindList(OptionString("bind"), &error);
+  const auto bind = ParseBindList(OptionString(g_options.bind), &error);
   if (!bind) {
     Log(LogLevel::kWarning, error);
     return PLINTH_ERR;
   }
   config.bind = *bind;
-  config.port = static_cast<int>(Api().option_get_int("port", 6379));
-  config.backlog = static_cast<int>(Api().option_get_int("tcp-backlog", 511));
-  config.unix_path = OptionString("unixsocket");
-  config.unix_perm = ParseUnixSocketPerm(OptionString("unixsocketperm")).value_or(0);
+  config.port = static_cast<int>(OptionInt(g_options.port));
+  config.backlog = static_cast<int>(OptionInt(g_options.backlog));
+  config.unix_path = OptionString(g_options.unixsocket);
+  config.unix_perm = ParseUnixSocketPerm(OptionString(g_options.unixsocketperm)).value_or(0);
   if (!OpenListeners(config, &Log, &g_state.listeners, &error)) {
     Log(LogLevel::kWarning, error);
     return PLINTH_ERR;
   }
   for (const Listener& l : g_state.listeners) {
-    if (Api().listener_add(g_state.transport_id, l.fd, l.description.c_str()) != PLINTH_OK) {
+    if (Api().listener_add(plinth::sdk::Host::self, g_state.transport_id, l.fd,
+                           l.description.c_str()) != PLINTH_OK) {
       Log(LogLevel::kWarning, "the host refused listener " + l.description);
       CloseListeners(&g_state.listeners);
       return PLINTH_ERR;
@@ -117,7 +118,7 @@ int32_t AcceptConnection(int32_t lfd, void** conn, int32_t* fd, char* peer, size
   for (const Listener& l : g_state.listeners) {
     if (l.fd == lfd && l.is_unix) unix_path = l.description;
   }
-  const int keepalive = static_cast<int>(Api().option_get_int("tcp-keepalive", 300));
+  const int keepalive = static_cast<int>(OptionInt(g_options.keepalive));
   Accepted a;
   int err = 0;
   switch (AcceptOne(lfd, unix_path, keepalive, &a, &err)) {
@@ -174,21 +175,24 @@ void Close(void*, void* conn) {
 }
 
 // Validation of the options whose text the host cannot check by type.
-int32_t ApplyBind(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+int32_t ApplyBind(void*, const char*, const char* value, size_t len, int64_t, char* err,
+                  size_t errlen) {
   std::string reason;
   if (ParseBindList(std::string_view(value, len), &reason)) return PLINTH_OK;
   CopyText(reason, err, errlen);
   return PLINTH_ERR;
 }
 
-int32_t ApplyPerm(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+int32_t ApplyPerm(void*, const char*, const char* value, size_t len, int64_t, char* err,
+                  size_t errlen) {
   if (ParseUnixSocketPerm(std::string_view(value, len))) return PLINTH_OK;
   CopyText("unixsocketperm must be octal digits such as 700, at most 777", err, errlen);
   return PLINTH_ERR;
 }
 
-bool RegisterOption(const char* name, uint32_t type, uint32_t flags, const char* def, int64_t min,
-                    int64_t max, const char* description, plinth_option_apply_fn apply) {
+bool RegisterOption(const plinth_option_t** handle, const char* name, uint32_t type, uint32_t flags,
+                    const char* def, int64_t min, int64_t max, const char* description,
+                    plinth_option_apply_fn apply) {
   plinth_option_spec_t o{};
   o.struct_size = sizeof o;
   o.name = name;
@@ -199,23 +203,25 @@ bool RegisterOption(const char* name, uint32_t type, uint32_t flags, const char*
   o.max = max;
   o.description = description;
   o.apply = apply;
-  return Api().option_register(plinth::sdk::Host::self, &o) == PLINTH_OK;
+  *handle = Api().option_register(plinth::sdk::Host::self, &o);
+  return *handle != nullptr;
 }
 
 bool Init() {
   const bool options =
-      RegisterOption("bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
+      RegisterOption(&g_options.bind, "bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
                      "Addresses to listen on, space separated ('-addr' may be missing)",
                      &ApplyBind) &&
-      RegisterOption("port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
+      RegisterOption(&g_options.port, "port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
                      "TCP port to listen on; 0 disables TCP", nullptr) &&
-      RegisterOption("tcp-backlog", PLINTH_OPT_INT, 0, "511", 0, INT32_MAX,
+      RegisterOption(&g_options.backlog, "tcp-backlog", PLINTH_OPT_INT, 0, "511", 0, INT32_MAX,
                      "Backlog of the listen() calls", nullptr) &&
-      RegisterOption("tcp-keepalive", PLINTH_OPT_INT, PLINTH_OPT_MUTABLE, "300", 0, INT32_MAX,
+      RegisterOption(&g_options.keepalive, "tcp-keepalive", PLINTH_OPT_INT, PLINTH_OPT_MUTABLE,
+                     "300", 0, INT32_MAX,
                      "Seconds between TCP keepalive probes of new clients; 0 disables", nullptr) &&
-      RegisterOption("unixsocket", PLINTH_OPT_STRING, 0, "", 0, 0,
+      RegisterOption(&g_options.unixsocket, "unixsocket", PLINTH_OPT_STRING, 0, "", 0, 0,
                      "Path of a unix socket to listen on; empty for none", nullptr) &&
-      RegisterOption("unixsocketperm", PLINTH_OPT_INT, 0, "0", 0, 777,
+      RegisterOption(&g_options.unixsocketperm, "unixsocketperm", PLINTH_OPT_INT, 0, "0", 0, 777,
                      "Octal permissions of the unix socket file (700); 0 keeps the umask's",
                      &ApplyPerm);
   if (!options) return false;

@@ -1,12 +1,12 @@
 // Keyspace table: set/get/delete, expiry bookkeeping, and SCAN's guarantee across resizes.
-#include "host/db.h"
+#include "host/core/db.h"
 
 #include <doctest/doctest.h>
 
 #include <set>
 #include <string>
 
-#include "host/value.h"
+#include "host/core/value.h"
 
 using plinth::host::Db;
 using plinth::host::Entry;

@@ -1,5 +1,5 @@
 // Option registry: typed parsing, configured values, runtime mutability, rollback.
-#include "host/options.h"
+#include "host/core/options.h"
 
 #include <doctest/doctest.h>
 
@@ -104,7 +104,7 @@ TEST_CASE("options: a plugin takes over a host placeholder and gets its configur
   o.SetPending("appendonly", "yes");
   auto holder = Spec("appendonly", PLINTH_OPT_BOOL, "no",
                      PLINTH_OPT_GLOBAL_NAME | plinth::host::kOptPlaceholder);
-  holder.apply = [](void*, const char*, const char* v, size_t n, char*, size_t) {
+  holder.apply = [](void*, const char*, const char* v, size_t n, int64_t, char*, size_t) {
     return std::string_view(v, n) == "no" ? PLINTH_OK : PLINTH_ERR;
   };
   REQUIRE(o.Register(&holder, "host", &err));  // leaves "yes" to the real plugin

@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/api.h"
-#include "host/server.h"
+#include "host/core/api.h"
+#include "host/shell/server.h"
 
 namespace {
 
@@ -27,7 +27,9 @@ void Task(void* arg) {
 
 TEST_CASE("host: tasks posted from several threads all run once on the main loop") {
   using namespace plinth::host;
-  ServerInit();
+  Shell shell;
+  plinth_plugin self;
+  self.core = &shell.core;
   const plinth_host_api_t* api = HostApi();
   Tally tally;
   tally.main_id = std::this_thread::get_id();
@@ -37,18 +39,16 @@ TEST_CASE("host: tasks posted from several threads all run once on the main loop
   for (int i = 0; i < kThreads; ++i)
     threads.emplace_back([&] {
       for (int j = 0; j < kEach; ++j)
-        if (api->loop_post(Task, &tally) != PLINTH_OK) refused++;
+        if (api->loop_post(&self, Task, &tally) != PLINTH_OK) refused++;
     });
-  while (tally.ran + refused.load() < kThreads * kEach) uv_run(Srv().loop, UV_RUN_ONCE);
+  while (tally.ran + refused.load() < kThreads * kEach) uv_run(shell.loop, UV_RUN_ONCE);
   for (auto& t : threads) t.join();
-  RunPostedTasks();
+  shell.RunPostedTasks();
   CHECK(refused.load() == 0);
   CHECK(tally.ran == kThreads * kEach);
   CHECK_FALSE(tally.off_main);
 
-  {
-    std::lock_guard<std::mutex> lock(Srv().post_mu);
-    Srv().accepting_posts = false;
-  }
-  CHECK(api->loop_post(Task, &tally) == PLINTH_ERR);
+  shell.Stop();  // stops taking tasks
+  CHECK(api->loop_post(&self, Task, &tally) == PLINTH_ERR);
+  uv_run(shell.loop, UV_RUN_DEFAULT);  // lets the closed handles finish
 }

@@ -1,5 +1,5 @@
 // Values: refcounts, encodings as OBJECT ENCODING reports them.
-#include "host/value.h"
+#include "host/core/value.h"
 
 #include <doctest/doctest.h>
 
@@ -42,13 +42,19 @@ TEST_CASE("value: a plugin type frees its payload with the last reference") {
     ++freed;
     delete static_cast<int*>(p);
   };
-  uint32_t id = TypeRegister(&spec, "test");
+  Types types;
+  std::string why;
+  uint32_t id = types.Register(&spec, "test", &why);
   REQUIRE(id >= 16);
-  CHECK(std::string(TypeName(id)) == "counter-test");
-  CHECK(TypeRegister(&spec, "test") == 0);  // duplicate name
-  plinth_value_t* v = ValueCreateTyped(id, new int(5));
+  CHECK(std::string(types.Name(id)) == "counter-test");
+  CHECK(types.Register(&spec, "test", &why) == 0);  // duplicate name
+  CHECK(why == "type_register: type name 'counter-test' is taken");
+  spec.name = "string";
+  CHECK(types.Register(&spec, "test", &why) == 0);  // the host's own name
+  plinth_value_t* v = ValueCreateTyped(types.Find(id), new int(5));
   REQUIRE(v);
   ValueRelease(v);
   CHECK(freed == 1);
-  TypeUnregisterOwner("test");
+  types.UnregisterOwner("test");
+  CHECK(types.Find(id) == nullptr);
 }

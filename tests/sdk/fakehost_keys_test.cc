@@ -133,7 +133,7 @@ TEST_CASE("fake host keys: key_random, db_size, db_swap and db_flush") {
               &picked) == 1);
     CHECK(picked == "a");
     CHECK(api->db_size(c) == 1);
-    CHECK(api->db_count() == 16);
+    CHECK(api->db_count(c) == 16);
     CHECK(api->db_current(c) == 0);
     CHECK(api->db_swap(c, 0, 1) == PLINTH_OK);
     CHECK(api->db_swap(c, 0, 16) == PLINTH_ERR);
@@ -161,6 +161,6 @@ TEST_CASE("fake host keys: value encodings follow Redis's rules") {
   CHECK(enc("012") == PLINTH_ENC_EMBSTR);
   CHECK(enc(std::string(44, 'x')) == PLINTH_ENC_EMBSTR);
   CHECK(enc(std::string(45, 'x')) == PLINTH_ENC_RAW);
-  CHECK(std::string(a->type_name(PLINTH_TYPE_STRING)) == "string");
-  CHECK(std::string(a->type_name(PLINTH_TYPE_NONE)) == "none");
+  CHECK(std::string(a->type_name(host.TestPlugin(), PLINTH_TYPE_STRING)) == "string");
+  CHECK(std::string(a->type_name(host.TestPlugin(), PLINTH_TYPE_NONE)) == "none");
 }

@@ -34,9 +34,9 @@ int32_t InitRegistersThenFails(plinth_plugin_t* self, const plinth_host_api_t* a
   o.type = PLINTH_OPT_INT;
   o.default_value = "1";
   o.max = 10;
-  if (api->command_register(self, &c) || api->option_register(self, &o)) return PLINTH_ERR;
+  if (api->command_register(self, &c) || !api->option_register(self, &o)) return PLINTH_ERR;
   api->timer_start(
-      1000, 1000, [](void*) {}, nullptr);
+      self, 1000, 1000, [](void*) {}, nullptr);
   const char why[] = "cannot reach the backend";
   api->log_write(self, PLINTH_LOG_WARNING, why, sizeof why - 1);
   return PLINTH_ERR;
@@ -102,7 +102,7 @@ TEST_CASE("fake host: a failed init rolls back every registration of the plugin"
   CHECK_FALSE(host.HasCommand("half.cmd"));
   CHECK(host.GetOption("half.level") == std::nullopt);
   CHECK(host.Call({"half.cmd"}).IsError());
-  CHECK(host.Api()->plugin_count() == 0);
+  CHECK(host.Info("plugins").find("half") == std::string::npos);
   CHECK(host.ActiveTimers() == 0);  // the timer its init started was stopped
   // Registering outside init is refused too.
   plinth_command_spec_t c{};
@@ -125,9 +125,8 @@ TEST_CASE("fake host: a command name that already exists fails the second plugin
     return api->command_register(self, &c);
   });
   CHECK_FALSE(host.Load(&d));
-  CHECK(
-      host.LoadError() ==
-      "plugin fake: init: init returned an error: command_register: command 'get' already exists");
+  CHECK(host.LoadError() ==
+        "plugin fake: init: init returned an error: command 'get' already exists");
 }
 
 TEST_CASE("fake host: options take configured values, validate and follow CONFIG SET rules") {
@@ -139,14 +138,14 @@ TEST_CASE("fake host: options take configured values, validate and follow CONFIG
   const plinth_host_api_t* api = host.Api();
   CHECK(host.GetOption("kv.mode") == "safe");
   CHECK(plinth::kvtest::AppliedForTest() == std::vector<std::string>{"safe"});
-  CHECK(api->option_get_int("kv.mode", -1) == 1);  // enum index
-  CHECK(api->option_get_int("kv.limit", -1) == 1024);
-  CHECK(api->option_get_int("port", -1) == 7000);  // configured, never registered
-  CHECK(api->option_get_int("nosuch", -7) == -7);
-  char buf[3];
-  CHECK(api->option_get_string("kv.limit", buf, sizeof buf) == 4);
-  CHECK(std::string(buf) == "10");
-  CHECK(api->option_get_string("nosuch", buf, sizeof buf) == -1);
+  plinth_plugin_t* self = host.TestPlugin();
+  CHECK(api->option_int(api->option_find(self, "kv.mode")) == 1);  // enum index
+  CHECK(api->option_int(api->option_find(self, "KV.LIMIT")) == 1024);
+  CHECK(api->option_find(self, "port") == nullptr);  // configured, never registered
+  CHECK(api->option_find(self, "nosuch") == nullptr);
+  size_t len = 0;
+  CHECK(std::string(api->option_string(api->option_find(self, "kv.limit"), &len)) == "1024");
+  CHECK(len == 4);
   std::string err;
   CHECK_FALSE(host.SetOption("kv.mode", "slow", &err));
   CHECK(err == "argument(s) must be one of the following: fast, safe, reject");
@@ -161,16 +160,18 @@ TEST_CASE("fake host: an invalid configured value fails the plugin's init") {
   FakeHost host;
   host.SetOption("kv.limit", "5gb");
   CHECK_FALSE(host.Load(plinth::kvtest::Descriptor()));
-  CHECK(host.LoadError().find("invalid configured value '5gb': argument must be between 0 and") !=
+  CHECK(host.LoadError().find(
+            "init returned an error: option 'kv.limit': argument must be between 0 and") !=
         std::string::npos);
 }
 
 TEST_CASE("fake host: INFO renders the registered sections") {
   FakeHost host;
   REQUIRE(host.Load(plinth::kvtest::Descriptor()));
-  CHECK(host.Info() == "# Kv\r\nkv_mode:test\r\nkv_answer:42\r\n");
-  CHECK(host.Info("KV") == host.Info());
-  CHECK(host.Info("server").empty());
+  CHECK(host.Info("kv") == "# Kv\r\nkv_mode:test\r\nkv_answer:42\r\n");
+  CHECK(host.Info("KV") == host.Info("kv"));
+  CHECK(host.Info().find("# Server\r\n") == 0);  // the host's sections come first, as in INFO
+  CHECK(host.Info().find("\r\n\r\n# Kv\r\nkv_mode:test\r\n") != std::string::npos);
 }
 
 TEST_CASE("fake host: logs are captured with the writer's name and not printed") {
@@ -181,10 +182,12 @@ TEST_CASE("fake host: logs are captured with the writer's name and not printed")
   });
   REQUIRE(host.Load(&d));
   auto logs = host.Logs();
-  REQUIRE(logs.size() == 1);
+  REQUIRE(logs.size() == 2);  // the plugin's line, then the loader's
   CHECK(logs[0].plugin == "talker");
   CHECK(logs[0].level == PLINTH_LOG_NOTICE);
   CHECK(logs[0].text == "ready");
+  CHECK(logs[1].plugin.empty());
+  CHECK(logs[1].text == "Plugin 'talker' 1 loaded from fake");
   host.ClearLogs();
   CHECK(host.Logs().empty());
 }
@@ -193,8 +196,9 @@ TEST_CASE("fake host: timers fire as the clock advances and posted tasks run on 
   FakeHost host;
   const plinth_host_api_t* api = host.Api();
   g_ticks = 0;
-  plinth_timer_t* repeat = api->timer_start(100, 50, Tick, nullptr);
-  plinth_timer_t* once = api->timer_start(120, 0, Tick, nullptr);
+  plinth_plugin_t* self = host.TestPlugin();
+  plinth_timer_t* repeat = api->timer_start(self, 100, 50, Tick, nullptr);
+  plinth_timer_t* once = api->timer_start(self, 120, 0, Tick, nullptr);
   host.AdvanceTimeMs(99);
   CHECK(g_ticks == 0);
   host.AdvanceTimeMs(1);  // 100
@@ -207,11 +211,11 @@ TEST_CASE("fake host: timers fire as the clock advances and posted tasks run on 
   api->timer_stop(once);
   host.AdvanceTimeMs(1000);
   CHECK(g_ticks == 4);
-  CHECK(api->loop_post(Tick, nullptr) == PLINTH_OK);
+  CHECK(api->loop_post(self, Tick, nullptr) == PLINTH_OK);
   CHECK(g_ticks == 4);
   CHECK(host.RunPosted() == 1);
   CHECK(g_ticks == 5);
-  CHECK(api->listener_add(0, 3, "x") == PLINTH_ERR);
+  CHECK(api->listener_add(self, 0, 3, "x") == PLINTH_ERR);  // no transport 0
 }
 
 TEST_CASE("fake host: shutdown hooks run once in reverse load order") {

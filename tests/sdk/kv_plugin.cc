@@ -10,6 +10,7 @@ namespace {
 
 const plinth_host_api_t* api = nullptr;
 uint32_t box_type = 0;
+plinth_plugin_t* plugin = nullptr;
 
 std::string_view Arg(plinth_call_t* c, int i) {
   size_t len = 0;
@@ -70,11 +71,15 @@ void IncrBy(plinth_call_t* c, void*) {
 void Repl(plinth_call_t* c, void*) {
   std::vector<std::string> args;
   std::vector<const char*> argv;
+  std::vector<size_t> lens;
   for (int i = 3; i < api->call_argc(c); ++i) args.emplace_back(Arg(c, i));
-  for (auto& a : args) argv.push_back(a.c_str());
+  for (auto& a : args) {
+    argv.push_back(a.c_str());
+    lens.push_back(a.size());
+  }
   int32_t rc = api->replicate(c, static_cast<uint32_t>(std::atoi(Arg(c, 1).data())),
                               std::string(Arg(c, 2)).c_str(), static_cast<int32_t>(argv.size()),
-                              argv.data(), nullptr);
+                              argv.data(), lens.data());
   api->reply_integer(c, rc);
 }
 
@@ -102,9 +107,9 @@ void TwoReplies(plinth_call_t* c, void*) {
 // BOX key: stores a value of the plugin's "box" type.
 void Box(plinth_call_t* c, void*) {
   auto k = Arg(c, 1);
-  plinth_value_t* v = api->value_create_typed(box_type, std::malloc(8));
+  plinth_value_t* v = api->value_create_typed(plugin, box_type, std::malloc(8));
   api->key_set(c, k.data(), k.size(), v, 0);
-  api->reply_simple(c, api->type_name(api->value_type(v)), 3);
+  api->reply_simple(c, api->type_name(plugin, api->value_type(v)), 3);
 }
 
 void Info(void*, plinth_info_t* info) {
@@ -123,7 +128,8 @@ void FreeBox(void* p) {
   ++FreedBoxesForTest();
 }
 
-int32_t Apply(void*, const char*, const char* value, size_t len, char* err, size_t errlen) {
+int32_t Apply(void*, const char*, const char* value, size_t len, int64_t, char* err,
+              size_t errlen) {
   if (std::string_view(value, len) == "reject") {
     std::snprintf(err, errlen, "the word 'reject' is refused");
     return PLINTH_ERR;
@@ -147,6 +153,7 @@ int32_t Command(plinth_plugin_t* self, const char* name, int32_t arity, uint32_t
 }
 
 int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
+  plugin = self;
   api = host;
   const uint32_t W = PLINTH_CMD_WRITE, R = PLINTH_CMD_READONLY;
   if (Command(self, "set", 3, W, Set) || Command(self, "get", 2, R, Get) ||
@@ -164,7 +171,7 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   o.default_value = "fast";
   o.enum_values = "fast|safe|reject";
   o.apply = Apply;
-  if (api->option_register(self, &o)) return PLINTH_ERR;
+  if (!api->option_register(self, &o)) return PLINTH_ERR;
   o = plinth_option_spec_t{};
   o.struct_size = sizeof o;
   o.name = "limit";
@@ -172,7 +179,7 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   o.default_value = "1kb";
   o.min = 0;
   o.max = 1 << 20;
-  if (api->option_register(self, &o)) return PLINTH_ERR;
+  if (!api->option_register(self, &o)) return PLINTH_ERR;
   if (api->info_register(self, "kv", Info, nullptr)) return PLINTH_ERR;
   plinth_stream_consumer_spec_t sc{};
   sc.struct_size = sizeof sc;

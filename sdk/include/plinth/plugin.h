@@ -43,6 +43,7 @@ typedef struct plinth_call plinth_call_t;     /* one execution of one command */
 typedef struct plinth_value plinth_value_t;   /* a refcounted value stored under a key */
 typedef struct plinth_timer plinth_timer_t;   /* a timer on the main loop */
 typedef struct plinth_info plinth_info_t;     /* an INFO section being filled */
+typedef struct plinth_option plinth_option_t; /* a registered config option */
 typedef struct plinth_host_api plinth_host_api_t;
 
 /* ---- The descriptor a plugin exports ------------------------------------------------------- */
@@ -270,10 +271,12 @@ typedef struct plinth_stream_consumer_spec {
 #define PLINTH_OPT_GLOBAL_NAME 0x2u /* registered under its bare (Redis) name, not plugin.name */
 #define PLINTH_OPT_SECRET 0x4u      /* value hidden in --help */
 
-/* Apply callback: the option got a new, validated value. Returns PLINTH_OK, or PLINTH_ERR after
- * writing a reason into err (the change is then refused). THREAD: main. */
+/* Apply callback: the option got a new, validated value: its normalised text (value, len) and
+ * its number (INT and MEMORY: the value, BOOL: 0/1, ENUM: the word's index, STRING: 0). Returns
+ * PLINTH_OK, or PLINTH_ERR after writing a reason into err (the change is then refused).
+ * OWNERSHIP: name and value borrowed for the call. THREAD: main. */
 typedef int32_t (*plinth_option_apply_fn)(void* ctx, const char* name, const char* value,
-                                          size_t len, char* err, size_t errlen);
+                                          size_t len, int64_t number, char* err, size_t errlen);
 
 typedef struct plinth_option_spec {
   uint32_t struct_size;         /* since 1.0 */
@@ -384,9 +387,11 @@ struct plinth_host_api {
   int32_t (*stream_consumer_register)(plinth_plugin_t* self,
                                       const plinth_stream_consumer_spec_t* spec);
   /* since 1.0: adds a config option; its configured value (config file, command line) is
-   * validated now and, if an apply callback is set, applied. Fails on a duplicate name or an
-   * invalid configured value. OWNERSHIP: copied. THREAD: main, init only. */
-  int32_t (*option_register)(plinth_plugin_t* self, const plinth_option_spec_t* spec);
+   * validated now and, if an apply callback is set, applied. Returns the option's handle, or
+   * NULL on a duplicate name, a bad spec or an invalid configured value. OWNERSHIP: spec
+   * copied; the handle is the host's, valid while the plugin is loaded. THREAD: main, init. */
+  const plinth_option_t* (*option_register)(plinth_plugin_t* self,
+                                            const plinth_option_spec_t* spec);
   /* since 1.0: adds an INFO section. OWNERSHIP: name copied. THREAD: main, init only. */
   int32_t (*info_register)(plinth_plugin_t* self, const char* section, plinth_info_fn fn,
                            void* ctx);
@@ -395,12 +400,16 @@ struct plinth_host_api {
 
   /* -- options and info (THREAD: main) -- */
 
-  /* since 1.0: current value of an option as an integer (INT, BOOL as 0/1, MEMORY, ENUM as the
-   * index). name is the full name ("port", "tcp.backlog"). Returns def if unknown. */
-  int64_t (*option_get_int)(const char* name, int64_t def);
-  /* since 1.0: current value as text into buf (NUL-terminated, truncated to buflen). Returns the
-   * full length, or -1 if unknown. */
-  int64_t (*option_get_string)(const char* name, char* buf, size_t buflen);
+  /* since 1.0: the handle of a registered option by its full name ("port", "tcp.backlog"), or
+   * NULL. Look it up once (at init or first use) and keep it. OWNERSHIP: the host's, valid
+   * while its owner is loaded. THREAD: main. */
+  const plinth_option_t* (*option_find)(plinth_plugin_t* self, const char* name);
+  /* since 1.0: an option's current number: INT and MEMORY the value, BOOL 0/1, ENUM the index,
+   * STRING 0. No lookup: a field read. THREAD: main. */
+  int64_t (*option_int)(const plinth_option_t* option);
+  /* since 1.0: an option's current normalised text (NUL-terminated) and its length.
+   * OWNERSHIP: borrowed until the option next changes. THREAD: main. */
+  const char* (*option_string)(const plinth_option_t* option, size_t* len);
   /* since 1.0: adds one "name:value" field to an INFO section. OWNERSHIP: copied. */
   void (*info_field)(plinth_info_t* info, const char* name, const char* value, size_t len);
   /* since 1.0: adds an integer field. */
@@ -410,15 +419,17 @@ struct plinth_host_api {
 
   /* since 1.0: runs fn after ms, then every repeat_ms if non-zero. Returns a handle or NULL.
    * OWNERSHIP: stop it with timer_stop (also at shutdown). THREAD: main. */
-  plinth_timer_t* (*timer_start)(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn, void* arg);
+  plinth_timer_t* (*timer_start)(plinth_plugin_t* self, uint64_t ms, uint64_t repeat_ms,
+                                 plinth_timer_fn fn, void* arg);
   /* since 1.0: stops and frees a timer. THREAD: main. */
   void (*timer_stop)(plinth_timer_t* timer);
   /* since 1.0: runs fn(arg) on the main loop soon. Returns PLINTH_OK or PLINTH_ERR when the
    * server is shutting down (fn is then never called). THREAD: any. */
-  int32_t (*loop_post)(plinth_task_fn fn, void* arg);
+  int32_t (*loop_post)(plinth_plugin_t* self, plinth_task_fn fn, void* arg);
   /* since 1.0: adds a listening fd of a transport; the host accepts on it through the
    * transport's accept. THREAD: main (transport start). */
-  int32_t (*listener_add)(int32_t transport_id, int32_t fd, const char* description);
+  int32_t (*listener_add)(plinth_plugin_t* self, int32_t transport_id, int32_t fd,
+                          const char* description);
 
   /* -- the call: arguments -- */
 
@@ -470,8 +481,8 @@ struct plinth_host_api {
    * the reference. NULL when out of memory. THREAD: any. */
   plinth_value_t* (*value_create_string)(const char* s, size_t len);
   /* since 1.0: a value of a plugin type. OWNERSHIP: payload moves into the value and is freed
-   * with the type's free_payload. THREAD: main. */
-  plinth_value_t* (*value_create_typed)(uint32_t type, void* payload);
+   * with the type's free_payload. NULL when type is not one of this host's. THREAD: main. */
+  plinth_value_t* (*value_create_typed)(plinth_plugin_t* self, uint32_t type, void* payload);
   /* since 1.0: +1 reference. THREAD: any. */
   void (*value_retain)(const plinth_value_t* v);
   /* since 1.0: -1 reference; frees the value at zero. THREAD: any. */
@@ -484,8 +495,8 @@ struct plinth_host_api {
   /* since 1.0: payload of a plugin-typed value. THREAD: main. */
   void* (*value_payload)(const plinth_value_t* v);
   /* since 1.0: the name TYPE reports for a type id ("string", "none", a plugin type's name).
-   * OWNERSHIP: static. THREAD: any. */
-  const char* (*type_name)(uint32_t type);
+   * OWNERSHIP: the host's, valid while the type's plugin is loaded. THREAD: main. */
+  const char* (*type_name)(plinth_plugin_t* self, uint32_t type);
   /* since 1.0: PLINTH_ENC_*. THREAD: main. */
   int32_t (*value_encoding)(const plinth_value_t* v);
   /* since 1.0: bytes used by the value (header and payload). THREAD: main. */
@@ -528,7 +539,7 @@ struct plinth_host_api {
   /* since 1.0: the call's database index. */
   int32_t (*db_current)(plinth_call_t* call);
   /* since 1.0: number of databases ("databases" option). */
-  int32_t (*db_count)(void);
+  int32_t (*db_count)(plinth_call_t* call);
 
   /* -- propagation -- */
 
@@ -582,19 +593,19 @@ struct plinth_host_api {
   /* since 1.0: resets the statistics (CONFIG RESETSTAT). */
   void (*stats_reset)(plinth_call_t* call);
   /* since 1.0: number of commands. */
-  int32_t (*command_count)(void);
+  int32_t (*command_count)(plinth_call_t* call);
   /* since 1.0: the i-th command's spec (0 <= i < command_count). OWNERSHIP: borrowed. */
-  const plinth_command_spec_t* (*command_at)(int32_t i);
+  const plinth_command_spec_t* (*command_at)(plinth_call_t* call, int32_t i);
   /* since 1.0: the spec of a command by name (any case), or NULL. OWNERSHIP: borrowed. */
-  const plinth_command_spec_t* (*command_lookup)(const char* name, size_t len);
+  const plinth_command_spec_t* (*command_lookup)(plinth_call_t* call, const char* name, size_t len);
   /* since 1.0: number of loaded plugins. */
-  int32_t (*plugin_count)(void);
+  int32_t (*plugin_count)(plinth_call_t* call);
   /* since 1.0: the i-th loaded plugin's descriptor and the path it came from. */
-  const plinth_plugin_descriptor_t* (*plugin_at)(int32_t i, const char** path);
+  const plinth_plugin_descriptor_t* (*plugin_at)(plinth_call_t* call, int32_t i, const char** path);
   /* since 1.0: stops the server after this call (SHUTDOWN). flags: PLINTH_SHUTDOWN_*. */
   void (*server_shutdown)(plinth_call_t* call, uint32_t flags);
   /* since 1.0: wall clock in microseconds since the unix epoch. THREAD: any. */
-  int64_t (*time_us)(void);
+  int64_t (*time_us)(plinth_plugin_t* self);
   /* since 1.0: the call's cached command time in ms (stable within one command, like Redis's
    * mstime for expiry decisions). THREAD: main. */
   int64_t (*call_time_ms)(plinth_call_t* call);

@@ -93,6 +93,22 @@ inline std::string_view StringOf(const plinth_value_t* v) {
   return p ? std::string_view(p, len) : std::string_view();
 }
 
+// Config options. A handle comes from option_register or FindOption; look it up once (at init)
+// and keep it: reading through it is a field read, no lookup. Main thread.
+inline const plinth_option_t* FindOption(const char* name) {
+  return Api().option_find(Host::self, name);
+}
+// The option's number (INT, MEMORY, BOOL 0/1, ENUM index), or def without a handle.
+inline int64_t OptionInt(const plinth_option_t* o, int64_t def = 0) {
+  return o ? Api().option_int(o) : def;
+}
+// The option's text, "" without a handle. OWNERSHIP: a copy.
+inline std::string OptionString(const plinth_option_t* o) {
+  size_t n = 0;
+  const char* p = o ? Api().option_string(o, &n) : nullptr;
+  return p ? std::string(p, n) : std::string();
+}
+
 // One command execution: arguments in, replies out. Main thread only.
 class Call {
  public:

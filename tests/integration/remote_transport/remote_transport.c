@@ -14,11 +14,13 @@
 
 static const plinth_host_api_t* api;
 static int32_t transport_id = -1;
+static plinth_plugin_t* plugin;
+static const plinth_option_t* port_option;
 static int listen_fd = -1;
 
 static int32_t Start(void* ctx) {
   (void)ctx;
-  int64_t port = api->option_get_int("test-remote-port", 0);
+  int64_t port = api->option_int(port_option);
   struct sockaddr_in a = {0};
   a.sin_family = AF_INET;
   a.sin_port = htons((uint16_t)port);
@@ -28,7 +30,7 @@ static int32_t Start(void* ctx) {
   setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (bind(listen_fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(listen_fd, 16) != 0)
     return PLINTH_ERR;
-  return api->listener_add(transport_id, listen_fd, "test-remote");
+  return api->listener_add(plugin, transport_id, listen_fd, "test-remote");
 }
 
 static void Stop(void* ctx) {
@@ -79,7 +81,9 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   o.default_value = "0";
   o.max = 65535;
   o.description = "loopback port whose clients count as remote";
-  if (api->option_register(self, &o) != PLINTH_OK) return PLINTH_ERR;
+  plugin = self;
+  port_option = api->option_register(self, &o);
+  if (!port_option) return PLINTH_ERR;
   plinth_transport_spec_t t = {0};
   t.struct_size = sizeof t;
   t.name = "test-remote";

@@ -122,7 +122,7 @@ TEST_CASE("connection commands: CLIENT SETNAME, GETNAME, ID, INFO and LIST") {
   CHECK(f.Run({"client", "getname"}) == "\"web\"");
   CHECK(f.Run({"client", "setname", ""}) == "OK");
   CHECK(f.Run({"client", "getname"}) == "(nil)");
-  CHECK(f.Run({"client", "id"}) == "(integer) 0");
+  CHECK(f.Run({"client", "id"}) == "(integer) 1");
   CHECK(f.Run({"client", "setinfo", "lib-name", "redis-py"}) == "OK");
   CHECK(f.Run({"client", "setinfo", "lib-ver", "a b"}) ==
         "(error) ERR lib-ver cannot contain spaces, newlines or special characters.");

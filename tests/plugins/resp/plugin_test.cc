@@ -1,63 +1,30 @@
-// Loads the built resp.so, runs its init against a minimal host table, and drives the
-// registered protocol hooks the way the host will: parse with the resume contract, encode.
-#include <dlfcn.h>
+// Loads the built resp.so into the fake host (the host's core), and drives the registered
+// protocol hooks the way the server does: parse with the resume contract, encode.
 #include <doctest/doctest.h>
 #include <plinth/plugin.h>
 
 #include <cstring>
 #include <map>
+#include <plinth/fakehost.hpp>
 #include <string>
 
 namespace {
 
-struct FakeHost {
-  plinth_protocol_spec_t protocol{};
-  int protocols = 0;
-  plinth_option_spec_t option{};
-  std::string option_name;
-  std::map<std::string, int64_t> ints;
-};
-FakeHost g_host;
-
-void LogWrite(plinth_plugin_t*, uint32_t, const char*, size_t) {}
-int32_t ProtocolRegister(plinth_plugin_t*, const plinth_protocol_spec_t* spec) {
-  g_host.protocol = *spec;
-  g_host.protocols++;
-  return PLINTH_OK;
-}
-int32_t OptionRegister(plinth_plugin_t*, const plinth_option_spec_t* spec) {
-  g_host.option = *spec;
-  g_host.option_name = spec->name;
-  return PLINTH_OK;
-}
-int64_t OptionGetInt(const char* name, int64_t def) {
-  auto it = g_host.ints.find(name);
-  return it == g_host.ints.end() ? def : it->second;
+plinth::fakehost::FakeHost& Host() {
+  static plinth::fakehost::FakeHost host;
+  return host;
 }
 
+// resp.so loaded the way the server loads it, with proto-max-bulk-len configured to 2mb.
 const plinth_protocol_spec_t& LoadResp() {
-  static bool loaded = false;
-  if (loaded) return g_host.protocol;
-  const std::string path = std::string(PLINTH_TEST_PLUGIN_DIR) + "/resp.so";
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE_MESSAGE(handle != nullptr, dlerror());
-  auto entry = reinterpret_cast<plinth_plugin_entry_v1_fn>(dlsym(handle, PLINTH_ENTRY_SYMBOL));
-  REQUIRE(reinterpret_cast<void*>(entry) != nullptr);
-  const plinth_plugin_descriptor_t* d = entry();
-  REQUIRE(d->abi_major == PLINTH_ABI_MAJOR);
-  CHECK(std::string(d->name) == "resp");
-  static plinth_host_api_t api{};
-  api.struct_size = sizeof api;
-  api.abi_major = PLINTH_ABI_MAJOR;
-  api.abi_minor = PLINTH_ABI_MINOR;
-  api.log_write = &LogWrite;
-  api.protocol_register = &ProtocolRegister;
-  api.option_register = &OptionRegister;
-  api.option_get_int = &OptionGetInt;
-  g_host.ints["proto-max-bulk-len"] = 2 * 1024 * 1024;  // as if configured
-  REQUIRE(d->init(nullptr, &api) == PLINTH_OK);
-  loaded = true;
-  return g_host.protocol;
+  static const plinth_protocol_spec_t* protocol = [] {
+    REQUIRE(Host().SetOption("proto-max-bulk-len", "2mb"));  // as if configured
+    REQUIRE_MESSAGE(Host().LoadFile(std::string(PLINTH_TEST_PLUGIN_DIR) + "/resp.so"),
+                    Host().LoadError());
+    return Host().RegisteredProtocol();
+  }();
+  REQUIRE(protocol != nullptr);
+  return *protocol;
 }
 
 struct Request {
@@ -77,13 +44,14 @@ Request Parse(const plinth_protocol_spec_t& p, void* session, const std::string&
 
 TEST_CASE("resp plugin: registers the protocol and proto-max-bulk-len") {
   const plinth_protocol_spec_t& p = LoadResp();
-  CHECK(g_host.protocols == 1);
   CHECK(std::string(p.name) == "resp");
-  CHECK(g_host.option_name == "proto-max-bulk-len");
-  CHECK(g_host.option.type == PLINTH_OPT_MEMORY);
-  CHECK(g_host.option.flags == (PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME));
-  CHECK(std::string(g_host.option.default_value) == "512mb");
-  CHECK(g_host.option.min == 1024 * 1024);
+  CHECK(Host().GetOption("proto-max-bulk-len") == "2097152");  // the configured 2mb, in bytes
+  plinth::fakehost::FakeHost fresh;  // without a configured value: Redis's default, 512mb
+  REQUIRE(fresh.LoadFile(std::string(PLINTH_TEST_PLUGIN_DIR) + "/resp.so"));
+  CHECK(fresh.GetOption("proto-max-bulk-len") == "536870912");
+  std::string err;
+  CHECK(fresh.SetOption("proto-max-bulk-len", "1mb", &err));  // mutable, down to 1mb
+  CHECK_FALSE(fresh.SetOption("proto-max-bulk-len", "1048575", &err));
 }
 
 TEST_CASE("resp plugin: parse follows the resume contract and fills the request") {
@@ -121,13 +89,11 @@ TEST_CASE("resp plugin: proto-max-bulk-len comes from the configured value and C
   Request r = Parse(p, s, "*1\r\n$2097153\r\n");
   CHECK(r.status == PLINTH_PARSE_ERROR);
   CHECK(std::string(r.err) == "Protocol error: invalid bulk length");
-  char err[128] = "";
-  REQUIRE(g_host.option.apply(g_host.option.ctx, "proto-max-bulk-len", "3mb", 3, err, sizeof err) ==
-          PLINTH_OK);
+  std::string err;
+  REQUIRE(Host().SetOption("proto-max-bulk-len", "3mb", &err));
   CHECK(Parse(p, s, "*1\r\n$2097153\r\n").status == PLINTH_PARSE_NEED_MORE);
-  CHECK(g_host.option.apply(g_host.option.ctx, "proto-max-bulk-len", "1k", 2, err, sizeof err) ==
-        PLINTH_ERR);
-  CHECK(std::strlen(err) > 0);
+  CHECK_FALSE(Host().SetOption("proto-max-bulk-len", "1k", &err));
+  CHECK(err == "argument must be between 1048576 and 9223372036854775807 inclusive");
   p.session_destroy(p.ctx, s);
 }
 

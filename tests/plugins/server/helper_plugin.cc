@@ -61,7 +61,7 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
       Option("fixed", PLINTH_OPT_STRING, 0, "x"),
   };
   for (const plinth_option_spec_t& o : options)
-    if (api->option_register(self, &o) != PLINTH_OK) return PLINTH_ERR;
+    if (!api->option_register(self, &o)) return PLINTH_ERR;
   if (api->info_register(self, "helper", InfoHelper, nullptr) != PLINTH_OK) return PLINTH_ERR;
   return api->info_register(self, "other", InfoOther, nullptr);
 }

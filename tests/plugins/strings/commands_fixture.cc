@@ -13,6 +13,7 @@ namespace {
 
 const plinth_host_api_t* api = nullptr;
 uint32_t other_type = 0;
+plinth_plugin_t* plugin = nullptr;
 
 std::string_view Arg(plinth_call_t* c, int i) {
   size_t len = 0;
@@ -22,7 +23,7 @@ std::string_view Arg(plinth_call_t* c, int i) {
 
 void MkOther(plinth_call_t* c, void*) {
   std::string_view k = Arg(c, 1);
-  plinth_value_t* v = api->value_create_typed(other_type, std::malloc(1));
+  plinth_value_t* v = api->value_create_typed(plugin, other_type, std::malloc(1));
   api->key_set(c, k.data(), k.size(), v, 0);
   api->reply_simple(c, "OK", 2);
 }
@@ -56,6 +57,7 @@ int32_t Register(plinth_plugin_t* self, const char* name, int32_t arity, plinth_
 
 int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   api = host;
+  plugin = self;
   plinth_type_spec_t t{};
   t.struct_size = sizeof t;
   t.name = "other";
@@ -66,7 +68,17 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   if (Register(self, "del", -2, Del) != PLINTH_OK) return PLINTH_ERR;
   if (Register(self, "pexpireat", -3, PExpireAt) != PLINTH_OK) return PLINTH_ERR;
   if (Register(self, "persist", 2, Persist) != PLINTH_OK) return PLINTH_ERR;
-  return PLINTH_OK;
+  // The protocol plugin's limit, as resp registers it, but with no 1mb floor so the tests can
+  // reach it with small values.
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = "proto-max-bulk-len";
+  o.type = PLINTH_OPT_MEMORY;
+  o.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;
+  o.default_value = "512mb";
+  o.min = 1;
+  o.max = INT64_MAX;
+  return api->option_register(self, &o) ? PLINTH_OK : PLINTH_ERR;
 }
 
 const plinth_plugin_descriptor_t kOther = {sizeof(plinth_plugin_descriptor_t),
@@ -85,8 +97,9 @@ const plinth_plugin_descriptor_t kOther = {sizeof(plinth_plugin_descriptor_t),
 const plinth_plugin_descriptor_t* OtherPluginDescriptor() { return &kOther; }
 
 Fixture::Fixture(bool helper) {
-  REQUIRE_MESSAGE(host.Load(&plinth_plugin_entry_v1, "strings.so"), host.LoadError());
+  // The helper first: like resp in the server, it registers the limit strings reads.
   if (helper) REQUIRE_MESSAGE(host.Load(OtherPluginDescriptor(), "other"), host.LoadError());
+  REQUIRE_MESSAGE(host.Load(&plinth_plugin_entry_v1, "strings.so"), host.LoadError());
 }
 
 namespace {

@@ -164,8 +164,7 @@ TEST_CASE("strings commands: every command is registered with Redis's arity and 
   };
   for (const Want& w : wants) {
     CAPTURE(w.name);
-    const plinth_command_spec_t* s =
-        f.host.Api()->command_lookup(w.name, std::char_traits<char>::length(w.name));
+    const plinth_command_spec_t* s = f.host.FindCommand(w.name);
     REQUIRE(s != nullptr);
     CHECK(s->arity == w.arity);
     CHECK(s->first_key == w.first);
@@ -178,9 +177,9 @@ TEST_CASE("strings commands: every command is registered with Redis's arity and 
         "decr", "incrby", "decrby", "getrange", "setrange", "getbit"}) {
     CHECK(f.host.HasCommand(name));
   }
-  const plinth_command_spec_t* get = f.host.Api()->command_lookup("get", 3);
+  const plinth_command_spec_t* get = f.host.FindCommand("get");
   CHECK(get->flags == (PLINTH_CMD_READONLY | PLINTH_CMD_FAST));
-  const plinth_command_spec_t* set = f.host.Api()->command_lookup("set", 3);
+  const plinth_command_spec_t* set = f.host.FindCommand("set");
   CHECK(set->flags == (PLINTH_CMD_WRITE | PLINTH_CMD_DENYOOM));
 }
 

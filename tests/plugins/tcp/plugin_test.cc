@@ -12,10 +12,16 @@
 #include <string>
 #include <vector>
 
+// The option handle of this minimal host: the option's name.
+struct plinth_option {
+  std::string name;
+};
+
 namespace {
 
 struct FakeHost {
   std::map<std::string, plinth_option_spec_t> options;
+  std::map<std::string, plinth_option> handles;
   std::map<std::string, std::string> values;  // configured values, else the default
   plinth_transport_spec_t transport{};
   std::vector<std::pair<int32_t, std::string>> listeners;
@@ -23,9 +29,9 @@ struct FakeHost {
 FakeHost g_host;
 
 void LogWrite(plinth_plugin_t*, uint32_t, const char*, size_t) {}
-int32_t OptionRegister(plinth_plugin_t*, const plinth_option_spec_t* spec) {
+const plinth_option_t* OptionRegister(plinth_plugin_t*, const plinth_option_spec_t* spec) {
   g_host.options[spec->name] = *spec;
-  return PLINTH_OK;
+  return &(g_host.handles[spec->name] = plinth_option{spec->name});
 }
 std::string Value(const char* name) {
   auto v = g_host.values.find(name);
@@ -33,20 +39,21 @@ std::string Value(const char* name) {
   auto o = g_host.options.find(name);
   return o == g_host.options.end() ? "" : o->second.default_value;
 }
-int64_t OptionGetInt(const char* name, int64_t def) {
-  const std::string v = Value(name);
-  return v.empty() ? def : std::stoll(v);
+int64_t OptionInt(const plinth_option_t* o) {
+  const std::string v = Value(o->name.c_str());
+  return v.empty() ? 0 : std::stoll(v);
 }
-int64_t OptionGetString(const char* name, char* buf, size_t buflen) {
-  const std::string v = Value(name);
-  std::snprintf(buf, buflen, "%s", v.c_str());
-  return static_cast<int64_t>(v.size());
+const char* OptionString(const plinth_option_t* o, size_t* len) {
+  static std::string v;
+  v = Value(o->name.c_str());
+  *len = v.size();
+  return v.c_str();
 }
 int32_t TransportRegister(plinth_plugin_t*, const plinth_transport_spec_t* spec) {
   g_host.transport = *spec;
   return 3;
 }
-int32_t ListenerAdd(int32_t id, int32_t fd, const char* description) {
+int32_t ListenerAdd(plinth_plugin_t*, int32_t id, int32_t fd, const char* description) {
   CHECK(id == 3);
   g_host.listeners.emplace_back(fd, description);
   return PLINTH_OK;
@@ -68,8 +75,8 @@ const plinth_transport_spec_t& LoadTcp() {
   api.abi_minor = PLINTH_ABI_MINOR;
   api.log_write = &LogWrite;
   api.option_register = &OptionRegister;
-  api.option_get_int = &OptionGetInt;
-  api.option_get_string = &OptionGetString;
+  api.option_int = &OptionInt;
+  api.option_string = &OptionString;
   api.transport_register = &TransportRegister;
   api.listener_add = &ListenerAdd;
   REQUIRE(d->init(nullptr, &api) == PLINTH_OK);
@@ -93,7 +100,7 @@ bool Apply(const char* name, const std::string& value) {
   const plinth_option_spec_t& o = g_host.options.at(name);
   if (o.apply == nullptr) return true;
   char err[128] = "";
-  return o.apply(o.ctx, name, value.data(), value.size(), err, sizeof err) == PLINTH_OK;
+  return o.apply(o.ctx, name, value.data(), value.size(), 0, err, sizeof err) == PLINTH_OK;
 }
 
 TEST_CASE("tcp plugin: registers the Redis options with Redis defaults") {

@@ -1,10 +1,11 @@
-// plinth/fakehost.hpp - an in-process fake of the Plinth host for plugin unit tests.
+// plinth/fakehost.hpp - the Plinth host's core in-process, for plugin unit tests.
 //
-// FakeHost implements the whole plinth_host_api_t table over an in-memory keyspace (16 dbs,
-// refcounted values, expiry on a controllable clock), so a test can load a plugin's descriptor,
-// run its commands and inspect replies, propagation, options, INFO and logs without a server.
-// Single-threaded: use one FakeHost at a time from the test's thread (loop_post, log_write and
-// the value calls are also safe from other threads, as in the real host).
+// FakeHost runs the server's own core (keyspace, dispatch, options, propagation, INFO, loader
+// checks) with a reply sink that builds reply trees, a clock the test drives and captured
+// logs, so a test can load plugins, run their commands and inspect replies, propagation,
+// options, INFO and logs without a server, and what it sees is what the server does. Each
+// FakeHost is independent; several may live at once. Use each from one thread (loop_post,
+// log_write and the value calls are also safe from other threads, as in the server).
 #ifndef PLINTH_FAKEHOST_HPP
 #define PLINTH_FAKEHOST_HPP
 
@@ -70,9 +71,8 @@ struct PropagatedCommand {
 
 class FakeHost {
  public:
-  // A host with 16 empty databases, the clock at kDefaultTimeMs, client protocol 2,
-  // authenticated. Becomes the current fake host (the one the context-free calls such as
-  // option_get_int and value_create_string use).
+  // A host with 16 empty databases, the clock at kDefaultTimeMs, one client (id 1, protocol
+  // 2, authenticated) and the host's own options registered.
   FakeHost();
   // Runs Shutdown if it has not run, then frees every stored value and registration.
   ~FakeHost();
@@ -97,6 +97,10 @@ class FakeHost {
   // is returned. path only labels messages and plugin_at.
   bool Load(plinth_plugin_entry_v1_fn entry, std::string_view path = "fake");
   bool Load(const plinth_plugin_descriptor_t* descriptor, std::string_view path = "fake");
+  // Loads a plugin .so file the way the server does (file checks, dlopen, entry, abi,
+  // descriptor, init stages). Each .so keeps its own copy of the C++ wrapper's state, so
+  // several plugins built with plugin.hpp (a type plugin and keys, say) load side by side.
+  bool LoadFile(const std::string& path);
   // The message of the last failed Load, "" after a successful one.
   const std::string& LoadError() const;
   // Calls the loaded plugins' shutdown hooks in reverse load order, once, then stops any timer
@@ -105,16 +109,22 @@ class FakeHost {
 
   // -- commands --
 
-  // Runs one command as a client would: looks the name up case-insensitively, checks the
-  // arity (Redis's texts for unknown commands and wrong arity), runs the handler and returns
-  // its reply. A handler that replies zero times, more than once or with an incomplete
-  // aggregate yields an error reply starting with "ERR fakehost:". Afterwards the call's
-  // effects go to the propagation stream: what replicate() emitted, or else the verbatim argv
-  // when the call changed the keyspace (unless the command has PLINTH_CMD_NOPROPAGATE or the
-  // handler called call_no_propagate).
+  // Runs one command as the server runs it for a client and returns the reply the client
+  // would read: lookup (any case), arity, auth, the handler. A handler that sends no reply
+  // yields "ERR command '<name>' produced no reply"; one that replies more than once gives its
+  // first reply, and one that leaves an aggregate short gets it completed with nulls, each
+  // with a warning in Logs(), exactly as the server does. Afterwards the call's effects go to
+  // the propagation stream: what replicate() emitted, or else the verbatim argv when a
+  // PLINTH_CMD_WRITE command changed the keyspace (nothing for PLINTH_CMD_NOPROPAGATE or after
+  // call_no_propagate). SHUTDOWN's reply is a null (the server closes the connection).
   Reply Call(const std::vector<std::string>& argv);
   // True when a command of that name (any case) is registered.
   bool HasCommand(std::string_view name) const;
+  // The registered spec of a command (any case), or nullptr. OWNERSHIP: borrowed from the host.
+  const plinth_command_spec_t* FindCommand(std::string_view name) const;
+  // A plugin handle for host calls a test makes itself, outside any plugin (timer_start,
+  // loop_post, option_find, time_us, value_create_typed). Its log lines are named "test".
+  plinth_plugin_t* TestPlugin();
 
   // -- propagation --
 
@@ -165,9 +175,9 @@ class FakeHost {
   // Before the option is registered: records the configured value, as --name value would;
   // option_register then validates and applies it. Afterwards: behaves like CONFIG SET
   // (the option must be mutable; the value is validated and applied). Returns false with a
-  // reason in *error on failure. Unregistered configured names are also seen by option_get_*.
+  // reason in *error on failure.
   bool SetOption(std::string_view name, std::string_view value, std::string* error = nullptr);
-  // The current text of a registered (or configured) option, or nullopt.
+  // The current text of a registered option, or nullopt.
   std::optional<std::string> GetOption(std::string_view name) const;
 
   // -- INFO --
@@ -191,8 +201,9 @@ class FakeHost {
   // The protocol version client_protocol reports (2 or 3).
   void SetProtocol(int32_t version);
   int32_t Protocol() const;
-  // Whether client_authenticated reports 1. When 0, commands without PLINTH_CMD_NOAUTH get
-  // "NOAUTH Authentication required.".
+  // The client's authentication. As in the server, an unauthenticated client gets "NOAUTH
+  // Authentication required." for commands without PLINTH_CMD_NOAUTH only while requirepass
+  // is set (SetOption("requirepass", ...)).
   void SetAuthenticated(bool yes);
   // Whether a handler asked for client_close_after_reply / server_shutdown (sticky).
   bool CloseRequested() const;

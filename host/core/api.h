@@ -1,0 +1,20 @@
+// The host API table handed to every plugin's init. Main thread builds it once.
+#pragma once
+
+#include <plinth/plugin.h>
+
+namespace plinth::host {
+
+// The table (built on first use), the same for every core: each function finds its core
+// through its call, plugin or timer handle. Every v1.0 field is set.
+const plinth_host_api_t* HostApi();
+
+// Fill the functions of one area into the table (api_*.cc).
+void FillCallApi(plinth_host_api_t* t);    // arguments, replies, keys, values, client
+void FillServerApi(plinth_host_api_t* t);  // registration, options, timers, logging
+void FillClientApi(plinth_host_api_t* t);  // client, propagation, info, config, server
+
+// Stops and frees a timer (timer_stop) through the env that started it.
+void TimerStop(plinth_timer_t* timer);
+
+}  // namespace plinth::host

@@ -1,0 +1,323 @@
+// Host API for command handlers: arguments, replies, values, keys and the calling client.
+#include <cstring>
+#include <string>
+
+#include "host/core/api.h"
+#include "host/core/call.h"
+#include "host/core/core.h"
+
+namespace plinth::host {
+namespace {
+
+int32_t CallArgc(plinth_call_t* call) { return call->argc; }
+const char* CallArg(plinth_call_t* call, int32_t i, size_t* len) {
+  if (i < 0 || i >= call->argc) {
+    if (len) *len = 0;
+    return nullptr;
+  }
+  if (len) *len = call->argvlen[i];
+  return call->argv[i];
+}
+
+void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
+          double dbl = 0, const char* ext = nullptr, int64_t aggregate = 0) {
+  call->core->AssertMainThread("reply_*");
+  if (!ReplyAccept(call, aggregate) || !call->sink) return;
+  plinth_reply_item_t item;
+  item.struct_size = sizeof item;
+  item.type = type;
+  item.integer = integer;
+  item.dbl = dbl;
+  item.data = data;
+  item.len = len;
+  item.ext = ext;
+  call->sink->Item(item);
+}
+
+void ReplySimple(plinth_call_t* c, const char* s, size_t n) {
+  Emit(c, PLINTH_REPLY_SIMPLE, 0, s, n);
+}
+void ReplyError(plinth_call_t* c, const char* s, size_t n) {
+  if (c->replies == 0) c->error_reply = true;
+  if (c->depth == 0 && c->replies > 0) {
+    c->dropped = true;
+    return;
+  }
+  c->core->CountErrorReply({s, n});
+  Emit(c, PLINTH_REPLY_ERROR, 0, s, n);
+}
+void ReplyInteger(plinth_call_t* c, int64_t v) { Emit(c, PLINTH_REPLY_INTEGER, v, nullptr, 0); }
+void ReplyBulk(plinth_call_t* c, const char* s, size_t n) { Emit(c, PLINTH_REPLY_BULK, 0, s, n); }
+void ReplyNull(plinth_call_t* c) { Emit(c, PLINTH_REPLY_NULL, 0, nullptr, 0); }
+void ReplyNullArray(plinth_call_t* c) { Emit(c, PLINTH_REPLY_NULL_ARRAY, 0, nullptr, 0); }
+void ReplyArray(plinth_call_t* c, int64_t n) {
+  Emit(c, PLINTH_REPLY_ARRAY, n, nullptr, 0, 0, nullptr, n);
+}
+void ReplyMap(plinth_call_t* c, int64_t n) {
+  Emit(c, PLINTH_REPLY_MAP, n, nullptr, 0, 0, nullptr, n > 0 ? 2 * n : 0);
+}
+void ReplySet(plinth_call_t* c, int64_t n) {
+  Emit(c, PLINTH_REPLY_SET, n, nullptr, 0, 0, nullptr, n);
+}
+void ReplyDouble(plinth_call_t* c, double v) { Emit(c, PLINTH_REPLY_DOUBLE, 0, nullptr, 0, v); }
+void ReplyBool(plinth_call_t* c, int32_t v) { Emit(c, PLINTH_REPLY_BOOL, v ? 1 : 0, nullptr, 0); }
+void ReplyVerbatim(plinth_call_t* c, const char* fmt, const char* s, size_t n) {
+  Emit(c, PLINTH_REPLY_VERBATIM, 0, s, n, 0, fmt ? fmt : "txt");
+}
+void ReplyBignum(plinth_call_t* c, const char* s, size_t n) {
+  Emit(c, PLINTH_REPLY_BIGNUM, 0, s, n);
+}
+
+void ReleaseValueRef(void* arg) { ValueRelease(static_cast<const plinth_value_t*>(arg)); }
+
+void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
+  if (!v || v->type != PLINTH_TYPE_STRING) {
+    ReplyNull(c);
+    return;
+  }
+  const ReplyPath* rp = c->core->registry.reply_path.get();
+  if (c->sink && rp && rp->spec.by_reference(rp->spec.ctx, v->len)) {
+    if (!ReplyAccept(c, 0)) return;
+    ValueRetain(v);
+    c->sink->Ref(v->data, v->len, ReleaseValueRef, const_cast<plinth_value_t*>(v));
+    return;
+  }
+  ReplyBulk(c, v->data, v->len);
+}
+
+void ReplyBulkRef(plinth_call_t* c, const char* s, size_t n, plinth_release_fn rel, void* arg) {
+  if (!ReplyAccept(c, 0) || !c->sink) {
+    if (rel) rel(arg);
+    return;
+  }
+  c->sink->Ref(s, n, rel, arg);
+}
+
+// -- values --
+plinth_value_t* ValueCreateTypedApi(plinth_plugin_t* self, uint32_t type, void* payload) {
+  const TypeEntry* t = self ? self->core->types.Find(type) : nullptr;
+  return t ? ValueCreateTyped(t, payload) : nullptr;
+}
+const char* TypeNameApi(plinth_plugin_t* self, uint32_t type) {
+  return self ? self->core->types.Name(type) : "none";
+}
+void ValueRetainApi(const plinth_value_t* v) { ValueRetain(v); }
+uint32_t ValueType(const plinth_value_t* v) { return v ? v->type : PLINTH_TYPE_NONE; }
+const char* ValueString(const plinth_value_t* v, size_t* len) {
+  if (!v || v->type != PLINTH_TYPE_STRING) {
+    if (len) *len = 0;
+    return nullptr;
+  }
+  if (len) *len = v->len;
+  return v->data;
+}
+void* ValuePayload(const plinth_value_t* v) {
+  return v && v->type != PLINTH_TYPE_STRING ? v->payload : nullptr;
+}
+int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(v->encoding); }
+
+// -- keys --
+Db& CallDb(plinth_call_t* c) { return c->core->dbs[c->db]; }
+
+// The live entry for key, expiring it first when its time has come.
+Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
+  c->core->AssertMainThread("key_*");
+  Entry* e = CallDb(c).Find(key);
+  if (e && e->expire_ms >= 0 && e->expire_ms <= c->now_ms) {
+    c->core->ExpireKey(c->db, key);
+    return nullptr;
+  }
+  return e;
+}
+
+const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
+  Entry* e = LiveEntry(c, {k, n});
+  if (e)
+    c->core->stats.keyspace_hits++;
+  else
+    c->core->stats.keyspace_misses++;
+  return e ? e->value : nullptr;
+}
+
+int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uint32_t flags) {
+  if (!v) return PLINTH_ERR;
+  c->core->dirty++;
+  bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
+  if (Entry* e = LiveEntry(c, {k, n})) {  // an overwrite: no second lookup
+    CallDb(c).Replace(e, v, keep_ttl);
+    return PLINTH_OK;
+  }
+  return CallDb(c).Set({k, n}, v, keep_ttl) ? PLINTH_OK : PLINTH_ERR;
+}
+
+int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
+  if (!LiveEntry(c, {k, n})) return 0;
+  CallDb(c).Delete({k, n});
+  c->core->dirty++;
+  return 1;
+}
+
+int64_t KeyExpireGet(plinth_call_t* c, const char* k, size_t n) {
+  Entry* e = LiveEntry(c, {k, n});
+  return e ? e->expire_ms : -2;
+}
+
+int32_t KeyExpireSet(plinth_call_t* c, const char* k, size_t n, int64_t when) {
+  Entry* e = LiveEntry(c, {k, n});
+  if (!e) return 0;
+  c->core->dirty++;
+  if (when >= 0 && when <= c->now_ms) {
+    CallDb(c).Delete({k, n});  // Redis deletes it without counting an expiry
+    return 1;
+  }
+  CallDb(c).SetExpire(e, when);
+  return 1;
+}
+
+int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, size_t dl,
+                int32_t dst_db, uint32_t flags) {
+  Core& s = *c->core;
+  if (dst_db < 0) dst_db = c->db;
+  if (dst_db >= static_cast<int32_t>(s.dbs.size())) return -3;
+  Entry* e = LiveEntry(c, {src, sl});
+  if (!e) return -1;
+  std::string_view sk(src, sl), dk(dst, dl);
+  if (dst_db == c->db && sk == dk) return (flags & PLINTH_MOVE_COPY) ? 0 : 1;
+  plinth_call_t dst_call;
+  dst_call.core = c->core;
+  dst_call.db = dst_db;
+  dst_call.now_ms = c->now_ms;
+  Entry* d = LiveEntry(&dst_call, dk);
+  bool nx =
+      (flags & PLINTH_MOVE_NX) || ((flags & PLINTH_MOVE_COPY) && !(flags & PLINTH_MOVE_REPLACE));
+  if (d && nx) return 0;
+  plinth_value_t* v = e->value;
+  int64_t exp = e->expire_ms;
+  if (flags & PLINTH_MOVE_COPY) {
+    if (v->type == PLINTH_TYPE_STRING) {
+      v = ValueCreateString(v->data, v->len);
+      if (!v) return PLINTH_ERR;
+    } else {
+      ValueRetain(v);  // plugin types are immutable snapshots shared by reference
+    }
+  } else {
+    ValueRetain(v);
+    s.dbs[c->db].Delete(sk);
+  }
+  Entry* ne = s.dbs[dst_db].Set(dk, v, false);
+  if (ne && exp >= 0) s.dbs[dst_db].SetExpire(ne, exp);
+  s.dirty++;
+  return 1;
+}
+
+uint64_t KeyScan(plinth_call_t* c, uint64_t cursor, uint64_t count, plinth_key_visit_fn visit,
+                 void* arg) {
+  return CallDb(c).Scan(cursor, count, [&](Entry* e) {
+    if (e->expire_ms >= 0 && e->expire_ms <= c->now_ms) return;
+    visit(arg, e->key, e->klen, e->value);
+  });
+}
+
+int32_t KeyRandom(plinth_call_t* c, plinth_key_visit_fn visit, void* arg) {
+  Db& db = CallDb(c);
+  for (int tries = 0; tries < 100 && db.Size() > 0; ++tries) {
+    Entry* e = db.Random();
+    if (e->expire_ms >= 0 && e->expire_ms <= c->now_ms) {
+      if (db.Size() == db.ExpiringCount() && tries > 50) {
+        visit(arg, e->key, e->klen, e->value);  // everything is volatile: like Redis, give one
+        return 1;
+      }
+      c->core->ExpireKey(c->db, e->Key());
+      continue;
+    }
+    visit(arg, e->key, e->klen, e->value);
+    return 1;
+  }
+  return 0;
+}
+
+char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) {
+  Entry* e = LiveEntry(c, {k, n});
+  if (!e) {
+    plinth_value_t* v = ValueCreateString("", 0);
+    if (!v) return nullptr;
+    e = CallDb(c).Set({k, n}, v, false);
+    if (!e) return nullptr;
+  } else if (e->value->type != PLINTH_TYPE_STRING) {
+    return nullptr;
+  }
+  if (!ValueStringResize(&e->value, newlen)) return nullptr;
+  c->core->dirty++;
+  return e->value->data;
+}
+
+uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
+
+void DbFlush(plinth_call_t* c, int32_t db, int32_t async) {
+  Core& s = *c->core;
+  for (size_t i = 0; i < s.dbs.size(); ++i)
+    if (db < 0 || static_cast<size_t>(db) == i) s.dbs[i].Clear(async != 0);
+  s.dirty++;
+}
+
+int32_t DbSwap(plinth_call_t* c, int32_t a, int32_t b) {
+  Core& s = *c->core;
+  int32_t n = static_cast<int32_t>(s.dbs.size());
+  if (a < 0 || b < 0 || a >= n || b >= n) return PLINTH_ERR;
+  if (a != b) std::swap(s.dbs[a], s.dbs[b]);
+  s.dirty++;
+  return PLINTH_OK;
+}
+
+int32_t DbCurrent(plinth_call_t* c) { return c->db; }
+int32_t DbCount(plinth_call_t* c) { return static_cast<int32_t>(c->core->dbs.size()); }
+int64_t CallTimeMs(plinth_call_t* c) { return c->now_ms; }
+
+}  // namespace
+
+void FillCallApi(plinth_host_api_t* t) {
+  t->call_argc = CallArgc;
+  t->call_arg = CallArg;
+  t->reply_simple = ReplySimple;
+  t->reply_error = ReplyError;
+  t->reply_integer = ReplyInteger;
+  t->reply_bulk = ReplyBulk;
+  t->reply_null = ReplyNull;
+  t->reply_null_array = ReplyNullArray;
+  t->reply_array = ReplyArray;
+  t->reply_map = ReplyMap;
+  t->reply_set = ReplySet;
+  t->reply_double = ReplyDouble;
+  t->reply_bool = ReplyBool;
+  t->reply_verbatim = ReplyVerbatim;
+  t->reply_bignum = ReplyBignum;
+  t->reply_value = ReplyValue;
+  t->reply_bulk_ref = ReplyBulkRef;
+  t->value_create_string = ValueCreateString;
+  t->value_create_typed = ValueCreateTypedApi;
+  t->value_retain = ValueRetainApi;
+  t->value_release = ValueRelease;
+  t->value_type = ValueType;
+  t->value_string = ValueString;
+  t->value_payload = ValuePayload;
+  t->type_name = TypeNameApi;
+  t->value_encoding = ValueEncoding;
+  t->value_memory = ValueMemory;
+  t->key_get = KeyGet;
+  t->key_set = KeySet;
+  t->key_delete = KeyDelete;
+  t->key_expire_get = KeyExpireGet;
+  t->key_expire_set = KeyExpireSet;
+  t->key_move = KeyMove;
+  t->key_scan = KeyScan;
+  t->key_random = KeyRandom;
+  t->db_size = DbSize;
+  t->db_flush = DbFlush;
+  t->db_swap = DbSwap;
+  t->db_current = DbCurrent;
+  t->db_count = DbCount;
+  t->call_time_ms = CallTimeMs;
+  t->key_string_resize = KeyStringResize;
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,201 @@
+// Host API for the calling client, propagation, and server introspection (INFO, CONFIG,
+// COMMAND, PLUGIN LIST, SHUTDOWN).
+#include <fnmatch.h>
+
+#include <cstring>
+#include <string>
+
+#include "host/core/api.h"
+#include "host/core/call.h"
+#include "host/core/core.h"
+
+namespace plinth::host {
+
+std::string ClientListLine(const Session& s, const ConnFields& f) {
+  std::string cmd = s.last_command ? s.last_command->name : "NULL";
+  if (!s.last_subcommand.empty()) cmd += "|" + s.last_subcommand;
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=N db=%d "
+                "sub=0 psub=0 ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=0 "
+                "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
+                "redir=-1 resp=%d lib-name=%s lib-ver=%s",
+                static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()),
+                f.addr.data(), static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd,
+                s.name.c_str(), static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s),
+                s.db, f.qbuf, f.qbuf_free, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto,
+                s.lib_name.c_str(), s.lib_ver.c_str());
+  return buf;
+}
+
+namespace {
+
+int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t argc,
+                  const char* const* argv, const size_t* argvlen) {
+  if (!command || argc < 0 || (argc > 0 && (!argv || !argvlen))) return PLINTH_ERR;
+  if (!(flags & PLINTH_REPLICATE_NO_VALIDATE)) {
+    const Command* cmd = c->core->registry.FindCommand(command);
+    if (!cmd) return PLINTH_ERR;
+    int32_t a = cmd->spec.arity, n = argc + 1;
+    if (a > 0 ? n != a : n < -a) return PLINTH_ERR;
+    for (int32_t i = 0; i < argc; ++i)
+      if (!argv[i]) return PLINTH_ERR;
+  }
+  c->replicated = true;
+  if (c->core->registry.consumers.empty()) return PLINTH_OK;
+  std::vector<std::string> cmd;
+  cmd.reserve(static_cast<size_t>(argc) + 1);
+  cmd.emplace_back(command);
+  for (int32_t i = 0; i < argc; ++i) cmd.emplace_back(argv[i], argvlen[i]);
+  c->propagate.push_back(std::move(cmd));
+  return PLINTH_OK;
+}
+
+void NoPropagate(plinth_call_t* c) { c->no_propagate = true; }
+
+uint64_t ClientId(plinth_call_t* c) { return c->session ? c->session->id : 0; }
+
+int32_t ClientSelect(plinth_call_t* c, int32_t db) {
+  if (db < 0 || db >= static_cast<int32_t>(c->core->dbs.size())) return PLINTH_ERR;
+  if (c->session) c->session->db = db;
+  c->db = db;
+  return PLINTH_OK;
+}
+
+int32_t ClientProtocol(plinth_call_t* c) { return c->session ? c->session->proto : 2; }
+int32_t ClientSetProtocol(plinth_call_t* c, int32_t v) {
+  if (v != 2 && v != 3) return PLINTH_ERR;
+  if (c->session) c->session->proto = v;
+  return PLINTH_OK;
+}
+
+std::string* Attr(Session* cl, uint32_t attr) {
+  switch (attr) {
+    case PLINTH_CLIENT_NAME:
+      return &cl->name;
+    case PLINTH_CLIENT_LIB_NAME:
+      return &cl->lib_name;
+    case PLINTH_CLIENT_LIB_VER:
+      return &cl->lib_ver;
+  }
+  return nullptr;
+}
+int32_t ClientAttrSet(plinth_call_t* c, uint32_t attr, const char* v, size_t len) {
+  std::string* s = c->session ? Attr(c->session, attr) : nullptr;
+  if (!s) return PLINTH_ERR;
+  s->assign(v ? v : "", v ? len : 0);
+  return PLINTH_OK;
+}
+const char* ClientAttrGet(plinth_call_t* c, uint32_t attr, size_t* len) {
+  std::string* s = c->session ? Attr(c->session, attr) : nullptr;
+  if (!s || s->empty()) {
+    if (len) *len = 0;
+    return nullptr;
+  }
+  if (len) *len = s->size();
+  return s->data();
+}
+
+int32_t ClientAuthenticatedApi(plinth_call_t* c) {
+  return !c->session || c->core->Authenticated(*c->session) ? 1 : 0;
+}
+void ClientSetAuthenticated(plinth_call_t* c, int32_t yes) {
+  if (c->session) c->session->authenticated = yes != 0;
+}
+void ClientCloseAfterReply(plinth_call_t* c) {
+  if (c->session) c->session->close_after_reply = true;
+}
+
+void ClientDescribeApi(plinth_call_t* c, uint64_t id, plinth_emit_fn emit, void* arg) {
+  c->core->env().DescribeClients(id, emit, arg);
+}
+
+int64_t ClientKill(plinth_call_t* c, uint32_t filter, const char* v, size_t len) {
+  return c->core->env().KillClients(c->session, filter, std::string_view(v ? v : "", v ? len : 0));
+}
+
+void InfoRenderApi(plinth_call_t* c, const char* section, size_t len, plinth_emit_fn emit,
+                   void* arg) {
+  std::string text = c->core->RenderInfo(std::string_view(section ? section : "", section ? len : 0));
+  emit(arg, text.data(), text.size());
+}
+
+void ConfigGet(plinth_call_t* c, const char* pattern, size_t len, plinth_emit_fn emit, void* arg) {
+  std::string pat(pattern ? pattern : "", pattern ? len : 0);
+  for (char& ch : pat) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const auto& [name, o] : c->core->options.All()) {
+    if (fnmatch(pat.c_str(), name.c_str(), 0) != 0) continue;
+    emit(arg, name.data(), name.size());
+    emit(arg, o.value.data(), o.value.size());
+  }
+}
+
+int32_t ConfigSet(plinth_call_t* c, const char* name, size_t nlen, const char* value, size_t vlen,
+                  char* err, size_t errlen) {
+  std::string why;
+  if (c->core->options.Set({name, nlen}, {value, vlen}, true, &why)) return PLINTH_OK;
+  if (err && errlen) std::snprintf(err, errlen, "%s", why.c_str());
+  return PLINTH_ERR;
+}
+
+void StatsReset(plinth_call_t* c) {
+  Core& s = *c->core;
+  s.stats = Stats{};
+  for (auto& c : s.registry.commands) c->stats = CommandStats{};
+}
+
+int32_t CommandCount(plinth_call_t* c) {
+  return static_cast<int32_t>(c->core->registry.commands.size());
+}
+const plinth_command_spec_t* CommandAt(plinth_call_t* c, int32_t i) {
+  auto& v = c->core->registry.commands;
+  return i >= 0 && static_cast<size_t>(i) < v.size() ? &v[i]->spec : nullptr;
+}
+const plinth_command_spec_t* CommandLookup(plinth_call_t* c, const char* name, size_t len) {
+  const Command* cmd = c->core->registry.FindCommand({name, len});
+  return cmd ? &cmd->spec : nullptr;
+}
+int32_t PluginCount(plinth_call_t* c) { return static_cast<int32_t>(c->core->plugins.size()); }
+const plinth_plugin_descriptor_t* PluginAt(plinth_call_t* c, int32_t i, const char** path) {
+  auto& v = c->core->plugins;
+  if (i < 0 || static_cast<size_t>(i) >= v.size()) return nullptr;
+  if (path) *path = v[i]->path.c_str();
+  return v[i]->descriptor;
+}
+
+void ServerShutdown(plinth_call_t* c, uint32_t) {
+  c->core->Log(LogLevel::kWarning, "User requested shutdown...");
+  ReplyAccept(c, 0);  // SHUTDOWN answers by closing the connection, like Redis
+  if (c->session) c->session->close_after_reply = true;
+  c->core->env().RequestShutdown();
+}
+
+}  // namespace
+
+void FillClientApi(plinth_host_api_t* t) {
+  t->replicate = Replicate;
+  t->call_no_propagate = NoPropagate;
+  t->client_id = ClientId;
+  t->client_select = ClientSelect;
+  t->client_protocol = ClientProtocol;
+  t->client_set_protocol = ClientSetProtocol;
+  t->client_attr_set = ClientAttrSet;
+  t->client_attr_get = ClientAttrGet;
+  t->client_authenticated = ClientAuthenticatedApi;
+  t->client_set_authenticated = ClientSetAuthenticated;
+  t->client_close_after_reply = ClientCloseAfterReply;
+  t->client_describe = ClientDescribeApi;
+  t->client_kill = ClientKill;
+  t->info_render = InfoRenderApi;
+  t->config_get = ConfigGet;
+  t->config_set = ConfigSet;
+  t->stats_reset = StatsReset;
+  t->command_count = CommandCount;
+  t->command_at = CommandAt;
+  t->command_lookup = CommandLookup;
+  t->plugin_count = PluginCount;
+  t->plugin_at = PluginAt;
+  t->server_shutdown = ServerShutdown;
+}
+
+}  // namespace plinth::host

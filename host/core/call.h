@@ -1,0 +1,50 @@
+// One command execution (plinth_call_t): the core, the session and reply sink of the caller,
+// the arguments, the reply's shape so far, and what the command asks to propagate. Lives on
+// the stack of Core::Execute. Main thread only.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <string>
+#include <vector>
+
+namespace plinth::host {
+class Core;
+class ReplySink;
+struct Command;
+struct Session;
+}  // namespace plinth::host
+
+struct plinth_call {
+  plinth::host::Core* core = nullptr;
+  plinth::host::Session* session = nullptr;  // nullptr: an internal call with no client
+  plinth::host::ReplySink* sink = nullptr;   // nullptr: replies are dropped
+  plinth::host::Command* cmd = nullptr;
+  int32_t argc = 0;
+  const char* const* argv = nullptr;
+  const size_t* argvlen = nullptr;
+  int32_t db = 0;
+  int64_t now_ms = 0;
+
+  // The reply's shape: top-level replies started, and how many elements each open aggregate
+  // still needs (innermost last). A second top-level reply is dropped; open aggregates are
+  // completed with nulls when the handler returns (dispatch.cc).
+  uint64_t replies = 0;
+  int32_t depth = 0;
+  int64_t open[32];
+  std::vector<int64_t> deeper;  // levels past 32
+  bool dropped = false;         // some reply item was dropped
+  bool error_reply = false;
+  bool replicated = false;
+  bool no_propagate = false;
+  std::vector<std::vector<std::string>> propagate;  // replicate() emissions, if consumers exist
+};
+
+namespace plinth::host {
+
+// Whether the next reply item of call may go out (the top-level reply is not complete yet);
+// records the item in the shape. aggregate: the number of elements the item opens (0 for a
+// scalar).
+bool ReplyAccept(plinth_call_t* call, int64_t aggregate);
+
+}  // namespace plinth::host

@@ -1,0 +1,84 @@
+// The core's lifecycle, logging and active expiry.
+#include "host/core/core.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "host/core/api.h"
+
+namespace plinth::host {
+namespace {
+
+constexpr int kSamplesPerRound = 20;
+
+}  // namespace
+
+Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread::get_id()) {
+  start_ms = NowMs();
+}
+
+Core::~Core() {
+  dbs.clear();  // values first: their types' free callbacks live in loaded plugins
+}
+
+void Core::CreateDatabases() {
+  const Option* n = options.Find("databases");
+  dbs.clear();
+  dbs.resize(n ? static_cast<size_t>(n->int_value) : 16);
+}
+
+void Core::Log(LogLevel level, const char* fmt, ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  env_->Log(level, "", std::string_view(buf, std::min<size_t>(n, sizeof buf - 1)));
+}
+
+void Core::AssertMainThread(const char* function) const {
+#ifndef NDEBUG
+  if (std::this_thread::get_id() == main_thread_) return;
+  env_->Log(LogLevel::kWarning, "",
+            std::string(function) + " called off the main thread: this is a plugin bug");
+  std::abort();
+#else
+  (void)function;
+#endif
+}
+
+void Core::ShutdownPlugins() {
+  if (plugins_shut_down_) return;
+  plugins_shut_down_ = true;
+  for (auto it = plugins.rbegin(); it != plugins.rend(); ++it) {
+    const plinth_plugin_descriptor_t* d = (*it)->descriptor;
+    if (d->shutdown) d->shutdown(it->get());
+  }
+}
+
+uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
+  int64_t start = NowUs();
+  uint64_t expired = 0;
+  for (size_t i = 0; i < dbs.size(); ++i) {
+    Db& db = dbs[i];
+    for (;;) {
+      if (db.ExpiringCount() == 0) break;
+      int64_t now = NowMs();
+      int hit = 0;
+      for (int k = 0; k < kSamplesPerRound && db.ExpiringCount() > 0; ++k) {
+        Entry* e = db.RandomExpiring();
+        if (e->expire_ms <= now) {
+          ExpireKey(static_cast<int32_t>(i), std::string(e->Key()));
+          ++hit;
+        }
+      }
+      expired += static_cast<uint64_t>(hit);
+      if (hit <= kSamplesPerRound / 4 || NowUs() - start > budget_us) break;
+    }
+    if (NowUs() - start > budget_us) break;
+  }
+  return expired;
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,148 @@
+// The host's core: keyspace, values and types, the command registry and dispatch, options,
+// the propagation stream, INFO and the plugin loader. It knows no event loop and no process
+// global: one instance, reached through the call, plugin and timer handles it hands out, talks
+// to the outside through its Env and each command's ReplySink. Main thread only unless noted.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <cstdarg>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "host/core/db.h"
+#include "host/core/env.h"
+#include "host/core/options.h"
+#include "host/core/registry.h"
+#include "host/core/session.h"
+#include "host/core/value.h"
+
+namespace plinth::host {
+
+struct Stats {
+  uint64_t commands = 0;
+  uint64_t connections_received = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t expired_keys = 0;
+  uint64_t keyspace_hits = 0;
+  uint64_t keyspace_misses = 0;
+  uint64_t net_input_bytes = 0;
+  uint64_t net_output_bytes = 0;
+  uint64_t error_replies = 0;
+  uint64_t unknown_commands = 0;
+  uint64_t query_buffer_disconnections = 0;
+  uint64_t output_buffer_disconnections = 0;
+  uint64_t timeout_disconnections = 0;
+  std::unordered_map<std::string, uint64_t> errors;  // error code -> count
+};
+
+// One plugin load: a file (path or name in plugin_dir) with its config-file options.
+struct PluginRequest {
+  std::string spec;  // absolute/relative path (contains '/') or a name looked up in plugin_dir
+  bool optional = false;
+  std::map<std::string, std::string> options;  // from the plugin's config object
+};
+
+class Core {
+ public:
+  // A core with no databases yet (CreateDatabases), no plugins and the host's options.
+  explicit Core(Env* env);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  Env& env() const { return *env_; }
+
+  // -- options and startup --
+
+  // Registers the core's own options (databases, requirepass, plugin-dir, ...). Returns false
+  // with *err when a configured value is invalid.
+  bool RegisterOptions(std::string* err);
+  // Creates the databases the "databases" option asks for (empty ones replace any present).
+  void CreateDatabases();
+
+  // -- plugins (loader.cc) --
+
+  // Loads one plugin file: the file checks, dlopen, then LoadDescriptor. Returns true when it
+  // is loaded; otherwise *error holds "plugin <path>: <stage>: <reason>" (already logged).
+  bool LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::string* error);
+  // Checks a descriptor (entry, abi, descriptor stages) and runs its init; a failed init rolls
+  // back every registration. handle is the dlopen handle or nullptr.
+  bool LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path, void* handle,
+                      const PluginRequest& req, std::string* error);
+  // Runs the loaded plugins' shutdown hooks once, in reverse load order.
+  void ShutdownPlugins();
+
+  // -- commands (dispatch.cc) --
+
+  // Runs one request for session s, its replies going to sink: lookup, arity, auth, the
+  // handler, reply checks, statistics and propagation. argv is borrowed for the call.
+  void Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
+               const size_t* argvlen);
+  // Appends one effect to the propagation stream (no-op without consumers).
+  void Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
+  // Deletes key in db because it expired, counting and propagating it as DEL.
+  void ExpireKey(int32_t db, std::string_view key);
+  // One active-expiry pass over every database within budget_us. Returns keys expired.
+  uint64_t ActiveExpireCycle(int64_t budget_us);
+  // Counts one error reply ("CODE message") in INFO's stats and errorstats.
+  void CountErrorReply(std::string_view msg);
+  // Whether s may run commands without AUTH.
+  bool Authenticated(const Session& s) const { return s.authenticated || !has_password; }
+
+  // -- INFO (info.cc) --
+
+  // The INFO text for section ("" default set, "all", "everything", or one section name).
+  std::string RenderInfo(std::string_view section);
+
+  // -- time and logging --
+
+  int64_t NowUs() const { return env_->NowUs(); }
+  int64_t NowMs() const { return env_->NowUs() / 1000; }
+  void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+  // Debug builds abort when a main-thread-only host function runs on another thread.
+  void AssertMainThread(const char* function) const;
+
+  // -- state (main thread) --
+
+  const plinth_host_api_t* api;  // handed to init: HostApi(), or a test's modified copy
+  Registry registry;
+  Options options;
+  Types types;
+  std::vector<std::unique_ptr<plinth_plugin>> plugins;
+  plinth_plugin* loading = nullptr;  // plugin whose init is running
+  std::vector<Db> dbs;
+  Stats stats;
+  uint64_t dirty = 0;
+  int64_t start_ms = 0;
+  bool has_password = false;  // requirepass is set
+  std::string executable;
+  std::string config_file;
+
+ private:
+  Env* env_;
+  std::thread::id main_thread_;
+  std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
+  bool plugins_shut_down_ = false;
+};
+
+}  // namespace plinth::host
+
+// A plugin as the host knows it; plinth_plugin_t* points to one.
+struct plinth_plugin {
+  plinth::host::Core* core = nullptr;
+  int32_t index = -1;
+  std::string path;
+  std::string name;
+  const plinth_plugin_descriptor_t* descriptor = nullptr;
+  void* handle = nullptr;
+  bool optional = false;
+  std::vector<plinth_timer_t*> init_timers;  // started during init: stopped if init fails
+  std::string init_warning;                  // the last warning it logged during init
+};

@@ -1,0 +1,191 @@
+// Command dispatch: lookup, arity and auth checks, the handler, the reply's shape, per-command
+// statistics, and the propagation of the command's effects to the stream consumers.
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "host/core/call.h"
+#include "host/core/core.h"
+
+namespace plinth::host {
+namespace {
+
+inline uint64_t MonoUs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
+}
+
+// Redis prints the names as C strings: each stops at its first NUL byte.
+std::string_view CText(const char* p, size_t len, size_t max) {
+  return std::string_view(p, strnlen(p, std::min(len, max)));
+}
+
+std::string UnknownCommandError(int32_t argc, const char* const* argv, const size_t* len) {
+  std::string args;
+  for (int32_t i = 1; i < argc && args.size() < 128; ++i) {
+    args += '\'';
+    args += CText(argv[i], len[i], 128 - args.size() + 1);
+    args += "' ";
+  }
+  return "ERR unknown command '" + std::string(CText(argv[0], len[0], 128)) +
+         "', with args beginning with: " + args;
+}
+
+bool ArityOk(const Command* cmd, int32_t argc) {
+  int32_t a = cmd->spec.arity;
+  return a > 0 ? argc == a : argc >= -a;
+}
+
+// An error reply of the host itself (unknown command, arity, auth, no reply).
+void HostError(Core& core, ReplySink& sink, std::string_view msg) {
+  core.CountErrorReply(msg);
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_ERROR;
+  item.data = msg.data();
+  item.len = msg.size();
+  sink.Item(item);
+}
+
+// Completes the aggregates the handler left open with null elements, so the connection stays
+// in step with the client.
+void CompleteReply(plinth_call_t* c) {
+  plinth_reply_item_t null{};
+  null.struct_size = sizeof null;
+  null.type = PLINTH_REPLY_NULL;
+  while (c->depth > 0 && ReplyAccept(c, 0))
+    if (c->sink) c->sink->Item(null);
+}
+
+void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before) {
+  const Command* cmd = call.cmd;
+  if (core.registry.consumers.empty() || (cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) return;
+  if (call.replicated) {
+    std::vector<const char*> av;
+    std::vector<size_t> al;
+    for (const auto& p : call.propagate) {
+      av.clear();
+      al.clear();
+      for (const std::string& a : p) {
+        av.push_back(a.data());
+        al.push_back(a.size());
+      }
+      core.Propagate(call.db, static_cast<int32_t>(av.size()), av.data(), al.data());
+    }
+  } else if (core.dirty != dirty_before && !call.no_propagate &&
+             (cmd->spec.flags & PLINTH_CMD_WRITE)) {
+    core.Propagate(call.db, call.argc, call.argv, call.argvlen);
+  }
+}
+
+}  // namespace
+
+bool ReplyAccept(plinth_call_t* c, int64_t aggregate) {
+  if (c->depth == 0 && c->replies > 0) {
+    c->dropped = true;
+    return false;
+  }
+  if (c->depth == 0) c->replies++;
+  if (aggregate > 0) {
+    if (c->depth < 32)
+      c->open[c->depth] = aggregate;
+    else
+      c->deeper.push_back(aggregate);
+    c->depth++;
+    return true;
+  }
+  // A complete element: close every aggregate it completes.
+  while (c->depth > 0) {
+    int64_t& left = c->depth <= 32 ? c->open[c->depth - 1] : c->deeper.back();
+    if (--left > 0) break;
+    if (c->depth > 32) c->deeper.pop_back();
+    c->depth--;
+  }
+  return true;
+}
+
+void Core::Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
+  for (const StreamConsumer& sc : registry.consumers)
+    sc.spec.on_command(sc.spec.ctx, db, argc, argv, argvlen);
+}
+
+void Core::ExpireKey(int32_t db, std::string_view key) {
+  dbs[db].Delete(key);
+  stats.expired_keys++;
+  dirty++;
+  if (registry.consumers.empty()) return;
+  const char* argv[2] = {"DEL", key.data()};
+  size_t lens[2] = {3, key.size()};
+  Propagate(db, 2, argv, lens);
+}
+
+void Core::CountErrorReply(std::string_view msg) {
+  stats.error_replies++;
+  stats.errors[std::string(msg.substr(0, msg.find(' ')))]++;
+}
+
+void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
+                   const size_t* argvlen) {
+  s.last_interaction_ms = NowMs();
+  Command* cmd = registry.FindCommand(std::string_view(argv[0], argvlen[0]));
+  if (!cmd) {
+    stats.unknown_commands++;
+    HostError(*this, sink, UnknownCommandError(argc, argv, argvlen));
+    return;
+  }
+  s.last_command = cmd;
+  // A container command (its hint lists subcommands: "<GET ...|SET ...>") is named with its
+  // subcommand, as Redis does: cmd=client|list.
+  if (!cmd->args.empty() && cmd->args[0] == '<' && argc > 1) {
+    s.last_subcommand.assign(argv[1], std::min<size_t>(argvlen[1], 32));
+    for (char& ch : s.last_subcommand)
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  } else if (!s.last_subcommand.empty()) {
+    s.last_subcommand.clear();
+  }
+  if (!ArityOk(cmd, argc)) {
+    cmd->stats.rejected++;
+    HostError(*this, sink, "ERR wrong number of arguments for '" + cmd->name + "' command");
+    return;
+  }
+  if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH)) {
+    cmd->stats.rejected++;
+    HostError(*this, sink, "NOAUTH Authentication required.");
+    return;
+  }
+  plinth_call call;
+  call.core = this;
+  call.session = &s;
+  call.sink = &sink;
+  call.cmd = cmd;
+  call.argc = argc;
+  call.argv = argv;
+  call.argvlen = argvlen;
+  call.db = s.db;
+  call.now_ms = s.last_interaction_ms;
+  uint64_t dirty_before = dirty;
+  uint64_t t0 = MonoUs();
+  cmd->spec.handler(&call, cmd->spec.ctx);
+  uint64_t t1 = MonoUs();
+  cmd->stats.calls++;
+  cmd->stats.usec += t1 - t0;
+  stats.commands++;
+  s.commands++;
+  if (call.replies == 0) {
+    HostError(*this, sink, "ERR command '" + cmd->name + "' produced no reply");
+  } else if (call.depth > 0) {
+    CompleteReply(&call);
+    Log(LogLevel::kWarning, "command '%s' returned an incomplete reply: completed with nulls",
+        cmd->name.c_str());
+  }
+  if (call.dropped)
+    Log(LogLevel::kWarning, "command '%s' replied more than once: extra replies dropped",
+        cmd->name.c_str());
+  if (call.error_reply) cmd->stats.failed++;
+  PropagateCall(*this, call, dirty_before);
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,61 @@
+// What the core needs from the world around it: a clock, a log sink, timers, cross-thread
+// tasks, listeners, the connected clients and a shutdown request. The server's shell implements
+// it over libuv; the fake host implements it with a manual clock and captured logs. Main
+// thread only unless noted.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace plinth::host {
+class Env;
+struct Session;
+}  // namespace plinth::host
+
+// A timer an env started; envs keep their own state in a struct derived from it.
+struct plinth_timer {
+  plinth::host::Env* env = nullptr;
+  plinth_timer_fn fn = nullptr;
+  void* arg = nullptr;
+};
+
+namespace plinth::host {
+
+enum class LogLevel : uint32_t { kDebug = 0, kVerbose = 1, kNotice = 2, kWarning = 3 };
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  // Wall clock in unix microseconds (the manual clock in the fake host). Any thread.
+  virtual int64_t NowUs() = 0;
+  // Writes one log line; plugin is the writer's name ("" for the host). Any thread.
+  virtual void Log(LogLevel level, std::string_view plugin, std::string_view text) = 0;
+
+  // Starts a timer that calls fn(arg) after ms, then every repeat_ms when repeat_ms > 0.
+  // OWNERSHIP: the env owns the timer until TimerStop; its env field points back here.
+  virtual plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn,
+                                     void* arg) = 0;
+  virtual void TimerStop(plinth_timer_t* timer) = 0;
+  // Queues fn(arg) to run on the main thread. PLINTH_ERR once shutdown began. Any thread.
+  virtual int32_t Post(plinth_task_fn fn, void* arg) = 0;
+  // A transport's listening fd (listener_add). PLINTH_ERR when there is no event loop.
+  virtual int32_t ListenerAdd(int32_t transport_id, int32_t fd, const char* description) = 0;
+
+  // CLIENT LIST lines: the client id (0: every client, in id order), one emit per line.
+  virtual void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) = 0;
+  // Closes the clients matching filter/value (PLINTH_KILL_*); caller, when it matches, closes
+  // after its reply. Returns how many matched.
+  virtual int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) = 0;
+  // SHUTDOWN: begins a clean stop once the current command returns.
+  virtual void RequestShutdown() = 0;
+
+  // Appends the env's fields of an INFO section ("clients", "memory", "server") to out, in
+  // "name:value\r\n" lines.
+  virtual void InfoFields(std::string_view section, std::string* out) = 0;
+};
+
+}  // namespace plinth::host

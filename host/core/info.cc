@@ -1,0 +1,201 @@
+// INFO sections of the host, in Redis's field names where Redis has the field.
+#include "host/core/info.h"
+
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "host/core/core.h"
+#include "host/core/version.h"
+
+namespace plinth::host {
+namespace {
+
+void Field(std::string& o, const char* name, const std::string& v) {
+  o += name;
+  o += ':';
+  o += v;
+  o += "\r\n";
+}
+void Field(std::string& o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
+
+void Server_(Core& s, std::string& o) {
+  struct utsname u;
+  uname(&u);
+  Field(o, "redis_version", kRedisCompatVersion);
+  Field(o, "plinth_version", kPlinthVersion);
+  Field(o, "plinth_abi", std::to_string(PLINTH_ABI_MAJOR) + "." + std::to_string(PLINTH_ABI_MINOR));
+  Field(o, "redis_mode", "standalone");
+  Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
+  Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
+  Field(o, "process_id", static_cast<int64_t>(getpid()));
+  const Option* port = s.options.Find("port");
+  Field(o, "tcp_port", port ? port->int_value : 0);
+  int64_t up = (s.NowMs() - s.start_ms) / 1000;
+  Field(o, "server_time_usec", s.NowUs());
+  Field(o, "uptime_in_seconds", up);
+  Field(o, "uptime_in_days", up / 86400);
+  Field(o, "executable", s.executable);
+  Field(o, "config_file", s.config_file);
+  s.env().InfoFields("server", &o);
+}
+
+void Clients(Core& s, std::string& o) { s.env().InfoFields("clients", &o); }
+
+void Memory(Core& s, std::string& o) {
+  s.env().InfoFields("memory", &o);
+  Field(o, "values_alive", ValuesAlive());
+}
+
+void Stats_(Core& s, std::string& o) {
+  const Stats& st = s.stats;
+  Field(o, "total_connections_received", st.connections_received);
+  Field(o, "total_commands_processed", st.commands);
+  Field(o, "total_net_input_bytes", st.net_input_bytes);
+  Field(o, "total_net_output_bytes", st.net_output_bytes);
+  Field(o, "rejected_connections", st.rejected_connections);
+  Field(o, "expired_keys", st.expired_keys);
+  Field(o, "keyspace_hits", st.keyspace_hits);
+  Field(o, "keyspace_misses", st.keyspace_misses);
+  Field(o, "total_error_replies", st.error_replies);
+  Field(o, "unknown_commands", st.unknown_commands);
+  Field(o, "client_query_buffer_limit_disconnections", st.query_buffer_disconnections);
+  Field(o, "client_output_buffer_limit_disconnections", st.output_buffer_disconnections);
+  Field(o, "client_timeout_disconnections", st.timeout_disconnections);
+}
+
+// Until a replication plugin registers its own "replication" section, the server is a master
+// without replicas, as clients that read INFO replication expect.
+void Replication(Core&, std::string& o) {
+  Field(o, "role", "master");
+  Field(o, "connected_slaves", 0);
+  Field(o, "master_failover_state", "no-failover");
+  Field(o, "master_repl_offset", 0);
+  Field(o, "repl_backlog_active", 0);
+}
+
+void Cpu(Core&, std::string& o) {
+  struct rusage self;
+  getrusage(RUSAGE_SELF, &self);
+  auto secs = [](const timeval& tv) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%ld.%06ld", static_cast<long>(tv.tv_sec),
+                  static_cast<long>(tv.tv_usec));
+    return std::string(b);
+  };
+  Field(o, "used_cpu_sys", secs(self.ru_stime));
+  Field(o, "used_cpu_user", secs(self.ru_utime));
+}
+
+void Keyspace(Core& s, std::string& o) {
+  for (size_t i = 0; i < s.dbs.size(); ++i) {
+    if (s.dbs[i].Size() == 0) continue;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "keys=%zu,expires=%zu,avg_ttl=0", s.dbs[i].Size(),
+                  s.dbs[i].ExpiringCount());
+    Field(o, ("db" + std::to_string(i)).c_str(), buf);
+  }
+}
+
+void Plugins(Core& s, std::string& o) {
+  for (const auto& p : s.plugins) {
+    const plinth_plugin_descriptor_t* d = p->descriptor;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "name=%s,ver=%s,abi=%u.%u,path=%s", p->name.c_str(),
+                  d->version ? d->version : "", d->abi_major, d->abi_minor, p->path.c_str());
+    Field(o, ("plugin_" + p->name).c_str(), buf);
+  }
+}
+
+void CommandStats(Core& s, std::string& o) {
+  for (const auto& c : s.registry.commands) {
+    const auto& st = c->stats;
+    if (!st.calls && !st.rejected && !st.failed) continue;
+    char buf[256];
+    std::snprintf(
+        buf, sizeof buf,
+        "calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
+        static_cast<unsigned long long>(st.calls), static_cast<unsigned long long>(st.usec),
+        st.calls ? static_cast<double>(st.usec) / static_cast<double>(st.calls) : 0.0,
+        static_cast<unsigned long long>(st.rejected), static_cast<unsigned long long>(st.failed));
+    Field(o, ("cmdstat_" + c->name).c_str(), buf);
+  }
+}
+
+void ErrorStats(Core& s, std::string& o) {
+  for (const auto& [code, n] : s.stats.errors)
+    Field(o, ("errorstat_" + code).c_str(), "count=" + std::to_string(n));
+}
+
+struct HostSection {
+  const char* name;
+  const char* title;
+  void (*fn)(Core&, std::string&);
+  bool in_default;
+};
+const HostSection kSections[] = {
+    {"server", "Server", Server_, true},
+    {"clients", "Clients", Clients, true},
+    {"memory", "Memory", Memory, true},
+    {"stats", "Stats", Stats_, true},
+    {"replication", "Replication", Replication, true},
+    {"cpu", "CPU", Cpu, true},
+    {"plugins", "Plugins", Plugins, false},
+    {"commandstats", "Commandstats", CommandStats, false},
+    {"errorstats", "Errorstats", ErrorStats, true},
+    {"keyspace", "Keyspace", Keyspace, true},
+};
+
+void Begin(std::string& o, const std::string& title) {
+  if (!o.empty()) o += "\r\n";
+  o += "# " + title + "\r\n";
+}
+
+}  // namespace
+
+void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len) {
+  if (!info || !name) return;
+  *info->out += name;
+  *info->out += ':';
+  info->out->append(value ? value : "", value ? len : 0);
+  *info->out += "\r\n";
+}
+
+void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value) {
+  std::string v = std::to_string(value);
+  InfoField(info, name, v.data(), v.size());
+}
+
+std::string Core::RenderInfo(std::string_view section) {
+  std::string sec(section);
+  for (char& ch : sec) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  bool all = sec == "all" || sec == "everything";
+  bool def = sec.empty() || sec == "default";
+  std::string o;
+  auto plugin_has = [this](const char* name) {
+    for (const InfoSection& s : registry.info_sections)
+      if (s.name == name) return true;
+    return false;
+  };
+  for (const HostSection& h : kSections) {
+    if (!(all || (def && h.in_default) || sec == h.name)) continue;
+    if (plugin_has(h.name)) continue;
+    Begin(o, h.title);
+    h.fn(*this, o);
+  }
+  for (const InfoSection& s : registry.info_sections) {
+    if (!(all || def || sec == s.name)) continue;
+    std::string title = s.name;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    Begin(o, title);
+    plinth_info info{&o};
+    s.fn(s.ctx, &info);
+  }
+  return o;
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,19 @@
+// INFO rendering: the host's sections (server, clients, memory, stats, cpu, keyspace, plugins,
+// commandstats, errorstats) and the sections plugins registered. Main thread only.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <string>
+#include <string_view>
+
+struct plinth_info {
+  std::string* out;
+};
+
+namespace plinth::host {
+
+void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len);
+void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value);
+
+}  // namespace plinth::host

@@ -1,0 +1,151 @@
+// Plugin loading stages: validate (the file), open (dlopen), entry (the symbol), abi,
+// descriptor, init. Nothing of the plugin runs before "entry", and only the entry function
+// (which returns a static descriptor) before "init".
+#include "host/core/loader.h"
+
+#include <dlfcn.h>
+#include <plinth/plugin.h>
+#include <sys/stat.h>
+
+#include <cstring>
+
+#include "host/core/api.h"
+#include "host/core/core.h"
+
+namespace plinth::host {
+namespace {
+
+bool ValidPluginName(const char* n) {
+  if (!n) return false;
+  size_t len = strnlen(n, 33);
+  if (len == 0 || len > 32) return false;
+  for (size_t i = 0; i < len; ++i) {
+    char c = n[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
+  }
+  return true;
+}
+
+struct Failer {
+  Core& core;
+  bool optional;
+  std::string* error;
+  bool operator()(const std::string& path, const char* stage, const std::string& reason) const {
+    *error = "plugin " + path + ": " + stage + ": " + reason;
+    core.Log(LogLevel::kWarning, "%s%s", error->c_str(), optional ? " (optional: skipped)" : "");
+    return false;
+  }
+};
+
+std::string AbiText(uint32_t major, uint32_t minor) {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+}  // namespace
+
+std::string ResolvePluginPath(const std::string& spec, const std::string& plugin_dir) {
+  if (spec.find('/') != std::string::npos) return spec;
+  std::string file = spec;
+  if (file.size() < 3 || file.compare(file.size() - 3, 3, ".so") != 0) file += ".so";
+  return plugin_dir + "/" + file;
+}
+
+bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir,
+                      std::string* error) {
+  const std::string path = ResolvePluginPath(req.spec, plugin_dir);
+  Failer fail{*this, req.optional, error};
+
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return fail(path, "open", std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return fail(path, "open", "not a regular file");
+  const Option* allow = options.Find("plugin-allow-writable");
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(allow && allow->int_value))
+    return fail(path, "validate",
+                "file is writable by group or others (fix its mode, or set "
+                "plugin-allow-writable yes)");
+
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return fail(path, "open", dlerror());
+
+  auto entry = reinterpret_cast<plinth_plugin_entry_v1_fn>(dlsym(handle, PLINTH_ENTRY_SYMBOL));
+  if (!entry) {
+    dlclose(handle);
+    return fail(path, "entry", "no symbol " PLINTH_ENTRY_SYMBOL);
+  }
+  const plinth_plugin_descriptor_t* d = entry();
+  if (!d) return fail(path, "entry", PLINTH_ENTRY_SYMBOL " returned NULL");
+  return LoadDescriptor(d, path, handle, req, error);
+}
+
+bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path,
+                          void* handle, const PluginRequest& req, std::string* error) {
+  Failer fail{*this, req.optional, error};
+  if (!d) return fail(path, "entry", "no descriptor");
+  if (d->struct_size < offsetof(plinth_plugin_descriptor_t, abi_minor) + sizeof(uint32_t))
+    return fail(path, "descriptor",
+                "descriptor too short (" + std::to_string(d->struct_size) + " bytes)");
+  if (d->abi_major != PLINTH_ABI_MAJOR || d->abi_minor > PLINTH_ABI_MINOR)
+    return fail(path, "abi",
+                "plugin ABI " + AbiText(d->abi_major, d->abi_minor) + ", host ABI " +
+                    AbiText(PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR) +
+                    (d->abi_major != PLINTH_ABI_MAJOR ? " (major differs)"
+                                                      : " (plugin needs a newer host)"));
+  if (d->struct_size < sizeof(plinth_plugin_descriptor_t))
+    return fail(path, "descriptor",
+                "descriptor too short (" + std::to_string(d->struct_size) + " bytes, v" +
+                    AbiText(PLINTH_ABI_MAJOR, 0) + " needs " +
+                    std::to_string(sizeof(plinth_plugin_descriptor_t)) + ")");
+  if (d->struct_size > sizeof(plinth_plugin_descriptor_t)) {
+    const auto* tail = reinterpret_cast<const unsigned char*>(d);
+    for (size_t i = sizeof(plinth_plugin_descriptor_t); i < d->struct_size; ++i)
+      if (tail[i])
+        return fail(path, "descriptor",
+                    "descriptor has fields this host does not know (" +
+                        std::to_string(d->struct_size) + " bytes, fields past " +
+                        std::to_string(sizeof(plinth_plugin_descriptor_t)) + " are not zero)");
+  }
+  for (void* r : d->reserved)
+    if (r) return fail(path, "descriptor", "reserved fields must be NULL");
+  if (!d->name) return fail(path, "descriptor", "name is NULL");
+  if (!ValidPluginName(d->name))
+    return fail(path, "descriptor",
+                "invalid name '" + std::string(d->name, strnlen(d->name, 64)) +
+                    "' (want [a-z0-9_-]{1,32})");
+  if (!d->init) return fail(path, "descriptor", "init is NULL");
+  for (const auto& p : plugins)
+    if (p->name == d->name)
+      return fail(
+          path, "descriptor",
+          "duplicate name '" + std::string(d->name) + "' (already loaded from " + p->path + ")");
+
+  auto plugin = std::make_unique<plinth_plugin>();
+  plugin->core = this;
+  plugin->path = path;
+  plugin->name = d->name;
+  plugin->descriptor = d;
+  plugin->handle = handle;
+  plugin->optional = req.optional;
+  plugin->index = static_cast<int32_t>(plugins.size());
+  for (const auto& [k, v] : req.options) options.SetPending(k, v, plugin->name);
+
+  loading = plugin.get();
+  int32_t rc = d->init(plugin.get(), api);
+  loading = nullptr;
+  if (rc != PLINTH_OK) {
+    for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
+    registry.RemoveOwner(plugin->name);
+    options.UnregisterOwner(plugin->name);
+    types.UnregisterOwner(plugin->name);
+    std::string why = "init returned an error";
+    if (!plugin->init_warning.empty()) why += ": " + plugin->init_warning;
+    failed_.push_back(std::move(plugin));  // a stale self stays valid
+    return fail(path, "init", why);
+  }
+  plugin->init_timers.clear();  // the plugin owns them from now on
+  Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
+      d->version ? d->version : "", path.c_str());
+  plugins.push_back(std::move(plugin));
+  return true;
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,97 @@
+// What the loaded plugins registered: commands, the protocol, transports, the reply path,
+// stream consumers and INFO sections, each tagged with its owner so a failed init can be rolled
+// back. Main thread only.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace plinth::host {
+
+struct CommandStats {
+  uint64_t calls = 0;
+  uint64_t usec = 0;
+  uint64_t rejected = 0;
+  uint64_t failed = 0;
+};
+
+struct Command {
+  plinth_command_spec_t spec{};  // string fields point into the members below
+  std::string name, summary, since, group, args;
+  std::string owner;
+  CommandStats stats;
+};
+
+struct Protocol {
+  plinth_protocol_spec_t spec{};
+  std::string name, owner;
+};
+
+struct Transport {
+  plinth_transport_spec_t spec{};
+  std::string name, owner;
+  bool started = false;
+};
+
+struct InfoSection {
+  std::string name, owner;
+  plinth_info_fn fn;
+  void* ctx;
+};
+
+struct StreamConsumer {
+  plinth_stream_consumer_spec_t spec{};
+  std::string name, owner;
+};
+
+struct ReplyPath {
+  plinth_reply_path_spec_t spec{};
+  std::string name, owner;
+};
+
+struct StringViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+class Registry {
+ public:
+  // Copies a spec into the table. Returns "" or the reason it was refused.
+  std::string AddCommand(const plinth_command_spec_t* spec, const std::string& owner);
+  std::string SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner);
+  // Returns the transport id or -1 with *err.
+  int32_t AddTransport(const plinth_transport_spec_t* spec, const std::string& owner,
+                       std::string* err);
+  std::string SetReplyPath(const plinth_reply_path_spec_t* spec, const std::string& owner);
+  std::string AddConsumer(const plinth_stream_consumer_spec_t* spec, const std::string& owner);
+  std::string AddInfoSection(const char* name, plinth_info_fn fn, void* ctx,
+                             const std::string& owner);
+  // Drops everything owner registered.
+  void RemoveOwner(const std::string& owner);
+
+  // The command named name in any case, or nullptr. Hot path: no allocation for short names.
+  Command* FindCommand(std::string_view name) const;
+
+  std::vector<std::unique_ptr<Command>> commands;  // registration order
+  std::unique_ptr<Protocol> protocol;
+  std::vector<std::unique_ptr<Transport>> transports;  // index is the transport id
+  std::unique_ptr<ReplyPath> reply_path;
+  std::vector<StreamConsumer> consumers;
+  std::vector<InfoSection> info_sections;
+
+ private:
+  std::unordered_map<std::string, Command*, StringViewHash, std::equal_to<>> by_name_;
+};
+
+// Copies a struct of the caller's struct_size into dst (zero-filling a shorter one). Returns
+// false when the caller's struct is larger and its unknown tail is not all zero, or when it is
+// shorter than min_size.
+bool CopySizedStruct(void* dst, size_t dst_size, const void* src, size_t min_size);
+
+}  // namespace plinth::host

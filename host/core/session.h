@@ -1,0 +1,53 @@
+// The core's view of one client: what commands read and change (database, protocol version,
+// authentication, names) and what CLIENT LIST shows of its last command. The shell's client
+// embeds one; the fake host has one. Main thread only.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace plinth::host {
+
+struct Command;
+
+struct Session {
+  uint64_t id = 0;
+  int32_t db = 0;
+  int32_t proto = 2;
+  bool authenticated = false;
+  bool close_after_reply = false;
+  std::string name, lib_name, lib_ver;
+  const Command* last_command = nullptr;  // for CLIENT LIST's cmd=
+  std::string last_subcommand;            // set for container commands (CLIENT LIST)
+  int64_t last_interaction_ms = 0;
+  uint64_t commands = 0;
+};
+
+// What the env knows of a client's connection, for its CLIENT LIST line.
+struct ConnFields {
+  std::string_view addr, laddr;
+  int fd = -1;
+  int64_t age_s = 0, idle_s = 0;
+  size_t qbuf = 0, qbuf_free = 0, rbs = 0, oll = 0, omem = 0, tot_mem = 0;
+};
+
+// The CLIENT LIST line of a client (Redis's fields, no trailing newline).
+std::string ClientListLine(const Session& s, const ConnFields& f);
+
+// Where a command's reply items go: the shell encodes them for the client's connection, the
+// fake host builds a reply tree. Main thread only.
+class ReplySink {
+ public:
+  virtual ~ReplySink() = default;
+  // One reply item. OWNERSHIP: item and its data are borrowed for the call only.
+  virtual void Item(const plinth_reply_item_t& item) = 0;
+  // A bulk whose bytes stay owned by the caller until release(arg), called exactly once after
+  // they were written or dropped.
+  virtual void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) = 0;
+};
+
+}  // namespace plinth::host

@@ -1,0 +1,420 @@
+// Client IO in stages: read into the query buffer, parse into a batch, execute each request in
+// the core, encode its reply items into the output queue, and write it before the loop next
+// polls.
+#include "host/shell/client.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "host/shell/server.h"
+
+namespace plinth::host {
+namespace {
+
+constexpr size_t kReadChunk = 16 * 1024;
+constexpr size_t kOutChunk = 16 * 1024;
+constexpr int kMaxIov = 64;
+constexpr size_t kMaxBatch = 1024;  // requests parsed ahead of execution
+
+void OnPoll(uv_poll_t* h, int status, int events);
+
+void SetPollEvents(Client* c, int events) {
+  if (c->closed || events == c->poll_events) return;
+  c->poll_events = events;
+  if (events)
+    uv_poll_start(&c->poll, events, OnPoll);
+  else
+    uv_poll_stop(&c->poll);
+}
+
+void FreeSeg(OutSeg& s) {
+  if (s.cap)
+    std::free(s.data);
+  else if (s.release)
+    s.release(s.release_arg);
+}
+
+void OnPollClosed(uv_handle_t* h) { delete static_cast<Client*>(h->data); }
+
+// Makes room for at least want more bytes in the query buffer.
+bool ReserveQuery(Client* c, size_t want) {
+  if (c->qpos > 0 && (c->qpos == c->qlen || c->qcap - c->qlen < want)) {
+    std::memmove(c->qbuf, c->qbuf + c->qpos, c->qlen - c->qpos);
+    c->qlen -= c->qpos;
+    c->qpos = 0;
+  }
+  if (c->qcap - c->qlen >= want) return true;
+  size_t cap = c->qcap ? c->qcap : kReadChunk;
+  while (cap - c->qlen < want) cap *= 2;
+  char* p = static_cast<char*>(std::realloc(c->qbuf, cap));
+  if (!p) return false;
+  c->qbuf = p;
+  c->qcap = cap;
+  return true;
+}
+
+// Stage 2: parses the complete requests in the query buffer into c's batch. An unauthenticated
+// client's requests are parsed one at a time: AUTH changes the limits the next one gets.
+void ParseBatch(Client* c) {
+  const Protocol* proto = c->shell->core.registry.protocol.get();
+  Batch& b = c->batch;
+  const bool authed = c->shell->core.Authenticated(c->session);
+  size_t pos = c->qpos;
+  while (pos < c->qlen && b.requests.size() < (authed ? kMaxBatch : 1)) {
+    size_t avail = c->qlen - pos;
+    if (c->need && avail < c->need) break;
+    size_t consumed = 0, need = 0;
+    plinth_request_t req{};
+    req.struct_size = sizeof req;
+    char err[256] = "";
+    int32_t rc = proto->spec.parse(proto->spec.ctx, c->proto_session, c->qbuf + pos, avail,
+                                   authed ? 0 : PLINTH_PARSE_UNAUTHENTICATED, &consumed, &need,
+                                   &req, err, sizeof err);
+    pos += consumed;
+    if (rc == PLINTH_PARSE_OK) {
+      c->need = 0;
+      b.requests.push_back({static_cast<uint32_t>(b.argv.size()), req.argc});
+      for (int32_t i = 0; i < req.argc; ++i) {
+        const char* a = req.argv[i];
+        if (a < c->qbuf || a > c->qbuf + c->qlen)  // parser storage: gone at the next parse
+          a = b.copies.emplace_back(a, req.argvlen[i]).data();
+        b.argv.push_back(a);
+        b.argvlen.push_back(req.argvlen[i]);
+      }
+    } else if (rc == PLINTH_PARSE_NEED_MORE) {
+      c->need = need;
+      break;
+    } else if (rc == PLINTH_PARSE_ERROR) {
+      b.error = err[0] ? err : "Protocol error";
+      break;
+    }
+  }
+  c->qpos = pos;
+}
+
+void ReplyProtocolError(Client* c, const std::string& err) {
+  std::string msg = "ERR " + err;
+  c->shell->core.CountErrorReply(msg);
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_ERROR;
+  item.data = msg.data();
+  item.len = msg.size();
+  c->sink.Item(item);
+  c->shell->core.Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s",
+                     err.c_str(), static_cast<unsigned long long>(c->session.id),
+                     c->peer.c_str());
+  c->session.close_after_reply = true;
+}
+
+// Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
+void ExecuteBatch(Client* c) {
+  Batch& b = c->batch;
+  Core& core = c->shell->core;
+  for (const Batch::Request& r : b.requests) {
+    if (c->closed || c->session.close_after_reply) break;
+    core.Execute(c->session, c->sink, r.argc, &b.argv[r.first], &b.argvlen[r.first]);
+    if (!c->closed && !c->out.empty() && !ClientCheckOutputLimits(c)) break;
+  }
+  if (!b.error.empty() && !c->closed && !c->session.close_after_reply)
+    ReplyProtocolError(c, b.error);
+  b.Clear();
+}
+
+// Parses and runs every complete request in the query buffer, batch after batch.
+void ProcessInput(Client* c) {
+  while (!c->session.close_after_reply && !c->closed && c->qpos < c->qlen) {
+    ParseBatch(c);
+    if (c->batch.requests.empty() && c->batch.error.empty()) break;
+    ExecuteBatch(c);
+  }
+  if (c->closed) return;
+  if (c->qpos == c->qlen) {
+    c->qpos = c->qlen = 0;
+    if (c->qcap > kReadChunk) {  // a big request is done: give its buffer back
+      std::free(c->qbuf);
+      c->qbuf = nullptr;
+      c->qcap = 0;
+    }
+  }
+}
+
+// Makes sure c's output gets written before the loop next polls.
+void QueueWrite(Client* c) {
+  if (c->in_pending_writes || c->closed) return;
+  c->in_pending_writes = true;
+  c->shell->pending_writes.push_back(c);
+}
+
+// Stage 1: reads what the connection has into the query buffer, then runs it.
+void ReadFromClient(Client* c) {
+  Shell& s = *c->shell;
+  size_t want = kReadChunk;
+  size_t have = c->qlen - c->qpos;
+  if (c->need > have && c->need - have > want) want = c->need - have;
+  if (!ReserveQuery(c, want)) {
+    s.core.Log(LogLevel::kWarning, "Out of memory for the query buffer of client id=%llu",
+               static_cast<unsigned long long>(c->session.id));
+    ClientClose(c);
+    return;
+  }
+  int64_t n = c->transport->spec.read(c->transport->spec.ctx, c->conn, c->qbuf + c->qlen,
+                                      c->qcap - c->qlen);
+  if (n == PLINTH_IO_AGAIN) return;
+  if (n <= 0) {
+    ClientClose(c);
+    return;
+  }
+  c->qlen += static_cast<size_t>(n);
+  s.core.stats.net_input_bytes += static_cast<uint64_t>(n);
+  c->session.last_interaction_ms = s.core.NowMs();
+  if (static_cast<int64_t>(c->qlen - c->qpos) > s.limits.query_buffer) {
+    s.core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
+               ClientDescribe(c).c_str());
+    s.core.stats.query_buffer_disconnections++;
+    ClientClose(c);
+    return;
+  }
+  ProcessInput(c);
+  if (c->closed) return;
+  if (c->session.close_after_reply) SetPollEvents(c, c->poll_events & ~UV_READABLE);
+  if (!c->out.empty()) QueueWrite(c);
+}
+
+void OnPoll(uv_poll_t* h, int status, int events) {
+  auto* c = static_cast<Client*>(h->data);
+  if (status < 0) {
+    ClientClose(c);
+    return;
+  }
+  if (events & UV_WRITABLE) {
+    if (!ClientWrite(c)) return;
+  }
+  if ((events & UV_READABLE) && !c->closed && !c->session.close_after_reply) ReadFromClient(c);
+}
+
+
+}  // namespace
+
+int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
+  size_t cap = ob->cap ? ob->cap : kOutChunk;
+  while (cap - ob->len < min_free) cap *= 2;
+  char* p = static_cast<char*>(std::realloc(ob->data, cap));
+  if (!p) return PLINTH_ERR;
+  ob->data = p;
+  ob->cap = cap;
+  return PLINTH_OK;
+}
+
+namespace {
+
+// The copy segment at the tail of c's output, created when the tail is a reference.
+OutSeg& TailCopySeg(Client* c) {
+  if (c->out.empty() || c->out.back().cap == 0) {
+    OutSeg s;
+    s.data = static_cast<char*>(std::malloc(kOutChunk));
+    s.cap = s.data ? kOutChunk : 0;
+    c->out.push_back(s);
+  }
+  return c->out.back();
+}
+
+}  // namespace
+
+void Batch::Clear() {
+  requests.clear();
+  argv.clear();
+  argvlen.clear();
+  copies.clear();
+  error.clear();
+}
+
+Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
+                     const char* local, uint32_t flags) {
+  auto* c = new Client(&s);
+  c->session.id = s.next_client_id++;
+  c->transport_id = transport_id;
+  c->transport = s.core.registry.transports[transport_id].get();
+  c->conn = conn;
+  c->fd = fd;
+  c->peer = peer;
+  c->local = local;
+  c->conn_flags = flags;
+  c->ctime_ms = c->session.last_interaction_ms = s.core.NowMs();
+  const Protocol* proto = s.core.registry.protocol.get();
+  c->proto_session = proto->spec.session_create(proto->spec.ctx);
+  uv_poll_init(s.loop, &c->poll, fd);
+  c->poll.data = c;
+  s.clients.emplace(c->session.id, c);
+  if (!c->proto_session) {
+    s.core.Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
+               static_cast<unsigned long long>(c->session.id));
+    ClientClose(c);
+    return nullptr;
+  }
+  SetPollEvents(c, UV_READABLE);
+  return c;
+}
+
+void ClientClose(Client* c) {
+  if (c->closed) return;
+  c->closed = true;
+  Shell& s = *c->shell;
+  s.clients.erase(c->session.id);
+  if (c->in_pending_writes) {
+    for (Client*& p : s.pending_writes)
+      if (p == c) p = nullptr;
+  }
+  uv_poll_stop(&c->poll);
+  for (OutSeg& seg : c->out) FreeSeg(seg);
+  c->out.clear();
+  std::free(c->qbuf);
+  c->qbuf = nullptr;
+  if (const Protocol* proto = s.core.registry.protocol.get())
+    proto->spec.session_destroy(proto->spec.ctx, c->proto_session);
+  if (c->transport) c->transport->spec.close(c->transport->spec.ctx, c->conn);
+  uv_close(reinterpret_cast<uv_handle_t*>(&c->poll), OnPollClosed);
+}
+
+bool ClientWrite(Client* c) {
+  Shell& s = *c->shell;
+  while (!c->out.empty()) {
+    plinth_iovec_t iov[kMaxIov];
+    int n = 0;
+    for (auto it = c->out.begin(); it != c->out.end() && n < kMaxIov; ++it) {
+      if (it->len == it->sent) continue;
+      iov[n].base = it->data + it->sent;
+      iov[n].len = it->len - it->sent;
+      ++n;
+    }
+    if (n == 0) {
+      for (OutSeg& seg : c->out) FreeSeg(seg);
+      c->out.clear();
+      c->out_bytes = 0;
+      break;
+    }
+    int64_t w = c->transport->spec.writev(c->transport->spec.ctx, c->conn, iov, n);
+    if (w == PLINTH_IO_AGAIN) break;
+    if (w < 0) {
+      ClientClose(c);
+      return false;
+    }
+    s.core.stats.net_output_bytes += static_cast<uint64_t>(w);
+    c->out_bytes -= static_cast<size_t>(w);
+    size_t left = static_cast<size_t>(w);
+    while (left && !c->out.empty()) {
+      OutSeg& seg = c->out.front();
+      size_t take = std::min(left, seg.len - seg.sent);
+      seg.sent += take;
+      left -= take;
+      if (seg.sent == seg.len && (c->out.size() > 1 || seg.cap == 0)) {
+        FreeSeg(seg);
+        c->out.pop_front();
+      } else if (seg.sent == seg.len && seg.cap > kOutChunk) {
+        FreeSeg(seg);  // a big reply is done: give its buffer back
+        c->out.pop_front();
+      } else if (seg.sent == seg.len) {
+        seg.len = seg.sent = 0;  // keep the last copy buffer for the next replies
+      }
+    }
+  }
+  bool empty = c->out.empty() || (c->out.size() == 1 && c->out.front().len == 0);
+  if (empty) {
+    c->soft_limit_since = 0;
+    if (c->session.close_after_reply) {
+      ClientClose(c);
+      return false;
+    }
+    SetPollEvents(c, c->poll_events & ~UV_WRITABLE);
+  } else {
+    SetPollEvents(c, c->poll_events | UV_WRITABLE);
+  }
+  return true;
+}
+
+void ClientSink::Item(const plinth_reply_item_t& item) {
+  Client* c = c_;
+  if (c->closed) return;
+  const Protocol* proto = c->shell->core.registry.protocol.get();
+  OutSeg& seg = TailCopySeg(c);
+  plinth_outbuf_t ob{seg.data, seg.len, seg.cap, ClientGrowOut, c};
+  size_t before = seg.len;
+  proto->spec.encode(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), &item, &ob);
+  seg.data = ob.data;
+  seg.cap = ob.cap;
+  seg.len = ob.len;
+  c->out_bytes += seg.len - before;
+}
+
+void ClientSink::Ref(const char* data, size_t len, plinth_release_fn release, void* arg) {
+  Client* c = c_;
+  if (c->closed) {
+    if (release) release(arg);
+    return;
+  }
+  const Protocol* proto = c->shell->core.registry.protocol.get();
+  OutSeg& head = TailCopySeg(c);
+  plinth_outbuf_t prefix{head.data, head.len, head.cap, ClientGrowOut, c};
+  OutSeg tail;
+  tail.data = static_cast<char*>(std::malloc(kOutChunk));
+  tail.cap = kOutChunk;
+  plinth_outbuf_t suffix{tail.data, 0, tail.cap, ClientGrowOut, c};
+  size_t before = head.len;
+  proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), len, &prefix,
+                         &suffix);
+  head.data = prefix.data;
+  head.cap = prefix.cap;
+  head.len = prefix.len;
+  OutSeg ref;
+  ref.data = const_cast<char*>(data);
+  ref.len = len;
+  ref.release = release;
+  ref.release_arg = arg;
+  c->out.push_back(ref);
+  tail.data = suffix.data;
+  tail.cap = suffix.cap;
+  tail.len = suffix.len;
+  c->out.push_back(tail);
+  c->out_bytes += head.len - before + len + tail.len;
+}
+
+bool ClientCheckOutputLimits(Client* c) {
+  const Limits& l = c->shell->limits;
+  int64_t bytes = static_cast<int64_t>(c->out_bytes);
+  bool hard = l.out_hard > 0 && bytes >= l.out_hard;
+  bool soft = false;
+  if (l.out_soft > 0 && bytes >= l.out_soft) {
+    int64_t now = c->shell->core.NowMs();
+    if (!c->soft_limit_since) c->soft_limit_since = now;
+    soft = now - c->soft_limit_since >= l.out_soft_seconds * 1000;
+  } else {
+    c->soft_limit_since = 0;
+  }
+  if (!hard && !soft) return true;
+  c->shell->core.Log(LogLevel::kWarning,
+                     "Client %s scheduled to be closed ASAP for overcoming of output buffer "
+                     "limits.",
+                     ClientDescribe(c).c_str());
+  c->shell->core.stats.output_buffer_disconnections++;
+  ClientClose(c);
+  return false;
+}
+
+std::string ClientDescribe(const Client* c) {
+  int64_t now = c->shell->core.NowMs();
+  ConnFields f;
+  f.addr = c->peer;
+  f.laddr = c->local;
+  f.fd = c->fd;
+  f.age_s = (now - c->ctime_ms) / 1000;
+  f.idle_s = (now - c->session.last_interaction_ms) / 1000;
+  f.qbuf = c->qlen - c->qpos;
+  f.qbuf_free = c->qcap - c->qlen;
+  f.rbs = c->qcap;
+  f.oll = c->out.size();
+  f.omem = c->out_bytes;
+  f.tot_mem = c->qcap + c->out_bytes + sizeof(Client);
+  return ClientListLine(c->session, f);
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,51 @@
+// Periodic work: the core's active expiry within a quarter of the cron period, then the
+// clients that were idle too long or stayed over their soft output limit.
+#include "host/shell/cron.h"
+
+#include "host/shell/client.h"
+#include "host/shell/server.h"
+
+namespace plinth::host {
+namespace {
+
+void CloseIdleClients(Shell& s) {
+  if (s.limits.timeout_s <= 0 && s.limits.out_soft <= 0) return;
+  int64_t now = s.core.NowMs();
+  // Collect first: closing a client removes it from the map being walked.
+  std::vector<Client*> idle, over_soft;
+  for (auto& [id, c] : s.clients) {
+    if (s.limits.timeout_s > 0 && now - c->session.last_interaction_ms > s.limits.timeout_s * 1000)
+      idle.push_back(c);
+    else if (c->soft_limit_since)
+      over_soft.push_back(c);
+  }
+  for (Client* c : idle) {
+    s.core.Log(LogLevel::kVerbose, "Closing idle client id=%llu",
+               static_cast<unsigned long long>(c->session.id));
+    s.core.stats.timeout_disconnections++;
+    ClientClose(c);
+  }
+  for (Client* c : over_soft) ClientCheckOutputLimits(c);
+}
+
+void OnCron(uv_timer_t* h) {
+  Shell& s = *static_cast<Shell*>(h->data);
+  s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
+  CloseIdleClients(s);
+}
+
+}  // namespace
+
+void CronStart(Shell& shell, uv_timer_t* timer) {
+  uv_timer_init(shell.loop, timer);
+  timer->data = &shell;
+  uint64_t period = static_cast<uint64_t>(1000 / shell.limits.hz);
+  uv_timer_start(timer, OnCron, period, period);
+}
+
+void CronStop(uv_timer_t* timer) {
+  uv_timer_stop(timer);
+  uv_close(reinterpret_cast<uv_handle_t*>(timer), nullptr);
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,135 @@
+// What the shell tells the core about the world: INFO fields of the clients, memory and server
+// sections, CLIENT LIST lines and CLIENT KILL.
+#ifndef PLINTH_NO_TCMALLOC
+#include <gperftools/malloc_extension.h>
+#else
+#include <malloc.h>
+#endif
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "host/shell/client.h"
+#include "host/shell/server.h"
+
+namespace plinth::host {
+namespace {
+
+void Field(std::string* o, const char* name, const std::string& v) {
+  *o += name;
+  *o += ':';
+  *o += v;
+  *o += "\r\n";
+}
+void Field(std::string* o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
+
+std::string Human(int64_t bytes) {
+  char buf[32];
+  double b = static_cast<double>(bytes);
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
+  else if (bytes < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fK", b / 1024);
+  else if (bytes < 1024LL * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fM", b / (1024 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.2fG", b / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+int64_t RssBytes() {
+  std::ifstream f("/proc/self/statm");
+  long long pages = 0, rss = 0;
+  f >> pages >> rss;
+  return rss * sysconf(_SC_PAGESIZE);
+}
+
+size_t TcmallocProp(const char* name) {
+  size_t v = 0;
+#ifndef PLINTH_NO_TCMALLOC
+  MallocExtension::instance()->GetNumericProperty(name, &v);
+#else
+  if (std::strcmp(name, "generic.current_allocated_bytes") == 0) v = mallinfo2().uordblks;
+#endif
+  return v;
+}
+
+void Memory(std::string* o) {
+  int64_t used = static_cast<int64_t>(TcmallocProp("generic.current_allocated_bytes"));
+  int64_t rss = RssBytes();
+  Field(o, "used_memory", used);
+  Field(o, "used_memory_human", Human(used));
+  Field(o, "used_memory_rss", rss);
+  Field(o, "used_memory_rss_human", Human(rss));
+  Field(o, "mem_fragmentation_ratio",
+        used ? std::to_string(static_cast<double>(rss) / static_cast<double>(used)) : "0");
+#ifndef PLINTH_NO_TCMALLOC
+  Field(o, "mem_allocator", "tcmalloc");
+#else
+  Field(o, "mem_allocator", "libc");
+#endif
+  Field(o, "tcmalloc_heap_size", static_cast<int64_t>(TcmallocProp("generic.heap_size")));
+  Field(o, "tcmalloc_pageheap_free_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_free_bytes")));
+  Field(o, "tcmalloc_pageheap_unmapped_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_unmapped_bytes")));
+  Field(o, "tcmalloc_thread_cache_free_bytes",
+        static_cast<int64_t>(TcmallocProp("tcmalloc.current_total_thread_cache_bytes")));
+}
+
+}  // namespace
+
+void Shell::InfoFields(std::string_view section, std::string* out) {
+  if (section == "server") {
+    Field(out, "multiplexing_api", "libuv");
+    Field(out, "hz", limits.hz);
+  } else if (section == "clients") {
+    Field(out, "connected_clients", static_cast<int64_t>(clients.size()));
+    Field(out, "maxclients", limits.maxclients);
+    Field(out, "blocked_clients", 0);
+  } else if (section == "memory") {
+    Memory(out);
+  }
+}
+
+void Shell::DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) {
+  if (id) {
+    auto it = clients.find(id);
+    if (it != clients.end()) {
+      std::string line = ClientDescribe(it->second);
+      emit(arg, line.data(), line.size());
+    }
+    return;
+  }
+  std::vector<Client*> all;
+  for (auto& [cid, cl] : clients) all.push_back(cl);
+  std::sort(all.begin(), all.end(),
+            [](Client* a, Client* b) { return a->session.id < b->session.id; });
+  for (Client* cl : all) {
+    std::string line = ClientDescribe(cl);
+    emit(arg, line.data(), line.size());
+  }
+}
+
+int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view want) {
+  std::vector<Client*> victims;
+  for (auto& [id, cl] : clients) {
+    bool match = false;
+    if (filter == PLINTH_KILL_ID) match = std::to_string(id) == want;
+    if (filter == PLINTH_KILL_ADDR) match = cl->peer == want;
+    if (filter == PLINTH_KILL_LADDR) match = cl->local == want;
+    if (match) victims.push_back(cl);
+  }
+  for (Client* cl : victims) {
+    if (&cl->session == caller)
+      cl->session.close_after_reply = true;
+    else
+      ClientClose(cl);
+  }
+  return static_cast<int64_t>(victims.size());
+}
+
+}  // namespace plinth::host

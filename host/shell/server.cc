@@ -1,0 +1,248 @@
+// Server lifecycle: loop setup, listeners and accepting, the before-poll write pass, timers,
+// signals, posted tasks, and clean shutdown.
+#include "host/shell/server.h"
+
+#include <signal.h>
+#include <sys/time.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "host/core/api.h"
+#include "host/shell/client.h"
+#include "host/shell/cron.h"
+#include "host/shell/log.h"
+
+namespace plinth::host {
+namespace {
+
+const char kProtectedMode[] =
+    "DENIED Running in protected mode because protected mode is enabled and no password is set "
+    "for the default user. In this mode connections are only accepted from the loopback "
+    "interface. If you want to connect from external computers, you may set a password with "
+    "requirepass, or disable protected mode with 'CONFIG SET protected-mode no'.";
+
+// Answers a refused connection with an error reply in the protocol's encoding, then closes it.
+void Refuse(Shell& s, const Transport* t, void* conn, std::string_view msg) {
+  s.core.stats.rejected_connections++;
+  const Protocol* proto = s.core.registry.protocol.get();
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_ERROR;
+  item.data = msg.data();
+  item.len = msg.size();
+  plinth_outbuf_t out{nullptr, 0, 0, ClientGrowOut, nullptr};
+  if (proto->spec.encode(proto->spec.ctx, 2, &item, &out) == PLINTH_OK) {
+    plinth_iovec_t iov{out.data, out.len};
+    t->spec.writev(t->spec.ctx, conn, &iov, 1);
+  }
+  std::free(out.data);
+  t->spec.close(t->spec.ctx, conn);
+}
+
+void OnAccept(uv_poll_t* h, int status, int) {
+  auto* l = static_cast<Listener*>(h->data);
+  Shell& s = *l->shell;
+  if (status < 0) return;
+  const Transport* t = s.core.registry.transports[l->transport_id].get();
+  for (int i = 0; i < 64 && t; ++i) {  // bounded: other work gets its turn
+    void* conn = nullptr;
+    int32_t fd = -1;
+    char peer[128] = "", local[128] = "";
+    uint32_t flags = 0;
+    int32_t rc = t->spec.accept(t->spec.ctx, l->fd, &conn, &fd, peer, sizeof peer, local,
+                                sizeof local, &flags);
+    if (rc != PLINTH_OK) return;
+    s.core.stats.connections_received++;
+    if (static_cast<int64_t>(s.clients.size()) >= s.limits.maxclients)
+      Refuse(s, t, conn, "ERR max number of clients reached");
+    else if (s.limits.protected_mode && !s.core.has_password && !(flags & PLINTH_CONN_LOCAL))
+      Refuse(s, t, conn, kProtectedMode);
+    else
+      ClientCreate(s, l->transport_id, conn, fd, peer, local, flags);
+  }
+}
+
+void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->WritePending(); }
+
+void OnSignal(uv_signal_t* h, int signum) {
+  auto* s = static_cast<Shell*>(h->data);
+  s->core.Log(LogLevel::kWarning, "Received %s scheduling shutdown...",
+              signum == SIGINT ? "SIGINT" : "SIGTERM");
+  s->Stop();
+}
+
+void OnPosted(uv_async_t* h) { static_cast<Shell*>(h->data)->RunPostedTasks(); }
+
+struct UvTimer : plinth_timer {
+  uv_timer_t handle;
+};
+
+void OnTimer(uv_timer_t* h) {
+  auto* t = static_cast<UvTimer*>(h->data);
+  t->fn(t->arg);
+}
+
+}  // namespace
+
+int64_t WallUs() {
+  struct timeval tv;
+  gettimeofday(&tv, nullptr);
+  return static_cast<int64_t>(tv.tv_sec) * 1000000 + tv.tv_usec;
+}
+
+Shell::Shell() {
+  loop = uv_default_loop();
+  signal(SIGPIPE, SIG_IGN);
+  uv_async_init(loop, &post_async_, OnPosted);
+  post_async_.data = this;
+  accepting_posts_ = true;
+}
+
+Shell::~Shell() = default;
+
+int64_t Shell::NowUs() { return WallUs(); }
+
+void Shell::Log(LogLevel level, std::string_view plugin, std::string_view text) {
+  if (plugin.empty()) {
+    LogLine(level, text);
+    return;
+  }
+  std::string line(plugin);
+  line += ": ";
+  line += text;
+  LogLine(level, line);
+}
+
+plinth_timer_t* Shell::TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn, void* arg) {
+  auto* t = new UvTimer();
+  t->env = this;
+  t->fn = fn;
+  t->arg = arg;
+  uv_timer_init(loop, &t->handle);
+  t->handle.data = t;
+  uv_timer_start(&t->handle, OnTimer, ms, repeat_ms);
+  return t;
+}
+
+void Shell::TimerStop(plinth_timer_t* timer) {
+  auto* t = static_cast<UvTimer*>(timer);
+  uv_timer_stop(&t->handle);
+  uv_close(reinterpret_cast<uv_handle_t*>(&t->handle),
+           [](uv_handle_t* h) { delete static_cast<UvTimer*>(h->data); });
+}
+
+int32_t Shell::Post(plinth_task_fn fn, void* arg) {
+  {
+    std::lock_guard<std::mutex> lock(post_mu_);
+    if (!accepting_posts_.load()) return PLINTH_ERR;
+    posted_.emplace_back(fn, arg);
+  }
+  uv_async_send(&post_async_);
+  return PLINTH_OK;
+}
+
+int32_t Shell::ListenerAdd(int32_t transport_id, int32_t fd, const char* description) {
+  auto* l = new Listener();
+  l->shell = this;
+  l->transport_id = transport_id;
+  l->fd = fd;
+  l->description = description ? description : "";
+  if (uv_poll_init(loop, &l->poll, fd) != 0) {
+    delete l;
+    return PLINTH_ERR;
+  }
+  l->poll.data = l;
+  uv_poll_start(&l->poll, UV_READABLE, OnAccept);
+  listeners.push_back(l);
+  return PLINTH_OK;
+}
+
+void Shell::WritePending() {
+  while (!pending_writes.empty()) {
+    std::vector<Client*> batch;
+    batch.swap(pending_writes);
+    for (Client* c : batch) {
+      if (!c) continue;
+      c->in_pending_writes = false;
+      ClientWrite(c);
+    }
+  }
+}
+
+int Shell::Run() {
+  if (!core.registry.protocol) {
+    core.Log(LogLevel::kWarning, "No protocol plugin is loaded (load 'resp'); refusing to start");
+    return 1;
+  }
+  core.CreateDatabases();
+  for (auto& t : core.registry.transports) {
+    if (!t) continue;
+    if (t->spec.start(t->spec.ctx) != PLINTH_OK) {
+      core.Log(LogLevel::kWarning, "Transport '%s' failed to start", t->name.c_str());
+      return 1;
+    }
+    t->started = true;
+  }
+  uv_prepare_init(loop, &before_poll_);
+  before_poll_.data = this;
+  uv_prepare_start(&before_poll_, BeforePoll);
+  CronStart(*this, &cron_);
+  uv_signal_init(loop, &sig_int_);
+  sig_int_.data = this;
+  uv_signal_start(&sig_int_, OnSignal, SIGINT);
+  uv_signal_init(loop, &sig_term_);
+  sig_term_.data = this;
+  uv_signal_start(&sig_term_, OnSignal, SIGTERM);
+  started = true;
+  core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
+  core.Log(LogLevel::kNotice, "Ready to accept connections");
+  uv_run(loop, UV_RUN_DEFAULT);
+  return 0;
+}
+
+void Shell::Stop() {
+  if (shutting_down) return;
+  shutting_down = true;
+  // Replies already queued (SHUTDOWN's own, for instance) get one last write attempt.
+  WritePending();
+  for (Listener* l : listeners) {
+    uv_poll_stop(&l->poll);
+    uv_close(reinterpret_cast<uv_handle_t*>(&l->poll),
+             [](uv_handle_t* h) { delete static_cast<Listener*>(h->data); });
+  }
+  listeners.clear();
+  for (auto& t : core.registry.transports)
+    if (t && t->started && t->spec.stop) t->spec.stop(t->spec.ctx);
+  std::vector<Client*> all;
+  for (auto& [id, c] : clients) all.push_back(c);
+  for (Client* c : all) ClientClose(c);
+  core.ShutdownPlugins();
+  {
+    std::lock_guard<std::mutex> lock(post_mu_);
+    accepting_posts_ = false;
+  }
+  RunPostedTasks();
+  if (started) {
+    CronStop(&cron_);
+    uv_prepare_stop(&before_poll_);
+    uv_signal_stop(&sig_int_);
+    uv_signal_stop(&sig_term_);
+    uv_close(reinterpret_cast<uv_handle_t*>(&before_poll_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sig_int_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sig_term_), nullptr);
+  }
+  uv_close(reinterpret_cast<uv_handle_t*>(&post_async_), nullptr);
+  uv_stop(loop);
+}
+
+void Shell::RunPostedTasks() {
+  std::vector<std::pair<plinth_task_fn, void*>> tasks;
+  {
+    std::lock_guard<std::mutex> lock(post_mu_);
+    tasks.swap(posted_);
+  }
+  for (auto& [fn, arg] : tasks) fn(arg);
+}
+
+}  // namespace plinth::host

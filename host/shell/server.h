@@ -1,0 +1,94 @@
+// The server's shell around the core: the libuv loop, listeners and accepting, clients, the
+// before-poll write pass, timers, signals, posted tasks and clean shutdown. It is the core's
+// Env. One instance, made by main(); libuv callbacks reach it through their handles. Main
+// thread only unless noted.
+#pragma once
+
+#include <uv.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "host/core/core.h"
+
+namespace plinth::host {
+
+struct Client;
+
+// Limits read from the shell's options, refreshed when one changes.
+struct Limits {
+  int64_t maxclients = 10000;
+  int64_t timeout_s = 0;
+  int64_t query_buffer = 1LL << 30;
+  int64_t out_hard = 0, out_soft = 0, out_soft_seconds = 0;  // normal class
+  bool protected_mode = true;
+  int64_t hz = 10;
+};
+
+class Shell;
+
+struct Listener {
+  Shell* shell;
+  int32_t transport_id;
+  int32_t fd;
+  std::string description;
+  uv_poll_t poll;
+};
+
+class Shell final : public Env {
+ public:
+  Shell();
+  ~Shell() override;
+
+  Core core{this};
+  uv_loop_t* loop = nullptr;
+  std::unordered_map<uint64_t, Client*> clients;
+  uint64_t next_client_id = 1;
+  std::vector<Client*> pending_writes;
+  std::vector<Listener*> listeners;
+  Limits limits;
+  bool started = false;
+  bool shutting_down = false;
+
+  // Registers the shell's options (maxclients, timeout, limits, logging, hz). Returns false
+  // with *err when a configured value is invalid.
+  bool RegisterOptions(std::string* err);
+  // Starts the transports and runs the loop until shutdown. Returns the exit code.
+  int Run();
+  // Begins a clean shutdown (SIGTERM, SHUTDOWN).
+  void Stop();
+  // Runs the posted tasks.
+  void RunPostedTasks();
+  // Writes every client with pending output (once per loop iteration, before polling).
+  void WritePending();
+
+  // -- Env --
+  int64_t NowUs() override;
+  void Log(LogLevel level, std::string_view plugin, std::string_view text) override;
+  plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn,
+                             void* arg) override;
+  void TimerStop(plinth_timer_t* timer) override;
+  int32_t Post(plinth_task_fn fn, void* arg) override;
+  int32_t ListenerAdd(int32_t transport_id, int32_t fd, const char* description) override;
+  void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) override;
+  int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) override;
+  void RequestShutdown() override { Stop(); }
+  void InfoFields(std::string_view section, std::string* out) override;
+
+ private:
+  uv_prepare_t before_poll_;
+  uv_timer_t cron_;
+  uv_signal_t sig_int_, sig_term_;
+  uv_async_t post_async_;
+  std::mutex post_mu_;
+  std::vector<std::pair<plinth_task_fn, void*>> posted_;
+  std::atomic<bool> accepting_posts_{false};
+};
+
+// Wall clock in ms / us. Any thread.
+int64_t WallUs();
+
+}  // namespace plinth::host

@@ -1,0 +1,69 @@
+// The fake host's Env: a clock the test sets, timers that fire only when the test advances
+// that clock, a task queue the test drains, captured log lines, and one client. Main thread
+// (the test's) except Post and Log, which any thread may call.
+#ifndef PLINTH_FAKEHOST_FAKE_ENV_H
+#define PLINTH_FAKEHOST_FAKE_ENV_H
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <plinth/fakehost.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/core/env.h"
+#include "host/core/session.h"
+
+namespace plinth::fakehost {
+
+class FakeEnv final : public host::Env {
+ public:
+  int64_t now_ms = FakeHost::kDefaultTimeMs;
+  host::Session* session = nullptr;  // the one client
+  bool shutdown_requested = false;
+
+  // Fires, in time order, every timer due up to now_ms + ms, the clock at each one's time.
+  void Advance(int64_t ms);
+  // Timers started and not stopped that can still fire.
+  size_t ActiveTimers() const;
+  // Forgets every timer (at shutdown); returns how many were still running.
+  size_t DropTimers();
+  // Runs the queued tasks, and those they queue. Returns how many ran.
+  int RunPosted();
+
+  std::vector<LogLine> Logs() const;
+  void ClearLogs();
+  void SetLogEcho(bool echo);
+
+  // -- host::Env --
+  int64_t NowUs() override { return now_ms * 1000; }
+  void Log(host::LogLevel level, std::string_view plugin, std::string_view text) override;
+  plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn,
+                             void* arg) override;
+  void TimerStop(plinth_timer_t* timer) override;
+  int32_t Post(plinth_task_fn fn, void* arg) override;
+  int32_t ListenerAdd(int32_t, int32_t, const char*) override { return PLINTH_ERR; }
+  void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) override;
+  int64_t KillClients(host::Session* caller, uint32_t filter, std::string_view value) override;
+  void RequestShutdown() override { shutdown_requested = true; }
+  void InfoFields(std::string_view section, std::string* out) override;
+
+ private:
+  struct Timer : plinth_timer {
+    uint64_t seq = 0;
+    int64_t due_ms = 0;  // INT64_MAX: a one-shot timer that fired
+    uint64_t repeat_ms = 0;
+  };
+  std::map<uint64_t, std::unique_ptr<Timer>> timers_;  // by start order
+  uint64_t next_seq_ = 1;
+
+  mutable std::mutex mu_;  // guards what follows: written from any thread
+  std::vector<LogLine> logs_;
+  bool echo_ = false;
+  std::vector<std::pair<plinth_task_fn, void*>> posted_;
+};
+
+}  // namespace plinth::fakehost
+
+#endif  // PLINTH_FAKEHOST_FAKE_ENV_H
