@@ -1,8 +1,7 @@
 // Host API for the calling client, propagation, and server introspection (INFO, CONFIG,
 // COMMAND, PLUGIN LIST, SHUTDOWN).
-#include <fnmatch.h>
-
 #include <cstring>
+#include <plinth/text.hpp>
 #include <string>
 
 #include "host/core/api.h"
@@ -116,15 +115,23 @@ int64_t ClientKill(plinth_call_t* c, uint32_t filter, const char* v, size_t len)
 
 void InfoRenderApi(plinth_call_t* c, const char* section, size_t len, plinth_emit_fn emit,
                    void* arg) {
-  std::string text = c->core->RenderInfo(std::string_view(section ? section : "", section ? len : 0));
+  std::string text =
+      c->core->RenderInfo(std::string_view(section ? section : "", section ? len : 0));
   emit(arg, text.data(), text.size());
 }
 
 void ConfigGet(plinth_call_t* c, const char* pattern, size_t len, plinth_emit_fn emit, void* arg) {
-  std::string pat(pattern ? pattern : "", pattern ? len : 0);
-  for (char& ch : pat) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string_view pat(pattern ? pattern : "", pattern ? len : 0);
+  // Like Redis: a name without glob characters is looked up and answered as it was typed.
+  if (pat.find_first_of("*?[\\") == std::string_view::npos) {
+    if (const Option* o = c->core->options.Find(pat)) {
+      emit(arg, pat.data(), pat.size());
+      emit(arg, o->value.data(), o->value.size());
+    }
+    return;
+  }
   for (const auto& [name, o] : c->core->options.All()) {
-    if (fnmatch(pat.c_str(), name.c_str(), 0) != 0) continue;
+    if (!text::GlobMatch(pat, name, true)) continue;
     emit(arg, name.data(), name.size());
     emit(arg, o.value.data(), o.value.size());
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <plinth/text.hpp>
 #include <string>
 
 #include "host/core/call.h"
@@ -140,9 +141,7 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   // A container command (its hint lists subcommands: "<GET ...|SET ...>") is named with its
   // subcommand, as Redis does: cmd=client|list.
   if (!cmd->args.empty() && cmd->args[0] == '<' && argc > 1) {
-    s.last_subcommand.assign(argv[1], std::min<size_t>(argvlen[1], 32));
-    for (char& ch : s.last_subcommand)
-      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    s.last_subcommand = text::ToLower(std::string_view(argv[1], std::min<size_t>(argvlen[1], 32)));
   } else if (!s.last_subcommand.empty()) {
     s.last_subcommand.clear();
   }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <plinth/text.hpp>
 
 #include "host/core/core.h"
 #include "host/core/version.h"
@@ -171,8 +172,7 @@ void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value) {
 }
 
 std::string Core::RenderInfo(std::string_view section) {
-  std::string sec(section);
-  for (char& ch : sec) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string sec = text::ToLower(section);
   bool all = sec == "all" || sec == "everything";
   bool def = sec.empty() || sec == "default";
   std::string o;
@@ -190,7 +190,7 @@ std::string Core::RenderInfo(std::string_view section) {
   for (const InfoSection& s : registry.info_sections) {
     if (!(all || def || sec == s.name)) continue;
     std::string title = s.name;
-    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    title[0] = text::ToUpper(title[0]);
     Begin(o, title);
     plinth_info info{&o};
     s.fn(s.ctx, &info);

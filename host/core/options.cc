@@ -6,15 +6,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <plinth/text.hpp>
 
 namespace plinth::host {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 bool ValidName(const char* n) {
   if (!n || !*n) return false;
@@ -26,44 +21,6 @@ bool ValidName(const char* n) {
 }
 
 }  // namespace
-
-bool ParseInt64(std::string_view t, int64_t* out) {
-  if (t.empty() || t.size() > 20) return false;
-  char buf[24];
-  std::memcpy(buf, t.data(), t.size());
-  buf[t.size()] = 0;
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(buf, &end, 10);
-  if (errno != 0 || end != buf + t.size() || std::isspace(static_cast<unsigned char>(buf[0])))
-    return false;
-  *out = v;
-  return true;
-}
-
-bool ParseMemory(std::string_view t, int64_t* out) {
-  std::string s = Lower(t);
-  static const struct {
-    const char* suffix;
-    int64_t mul;
-  } kUnits[] = {{"kb", 1024}, {"mb", 1024 * 1024}, {"gb", 1024LL * 1024 * 1024},
-                {"k", 1000},  {"m", 1000 * 1000},  {"g", 1000LL * 1000 * 1000},
-                {"b", 1}};
-  int64_t mul = 1;
-  for (const auto& u : kUnits) {
-    size_t n = std::strlen(u.suffix);
-    if (s.size() > n && s.compare(s.size() - n, n, u.suffix) == 0) {
-      s.resize(s.size() - n);
-      mul = u.mul;
-      break;
-    }
-  }
-  int64_t v;
-  if (!ParseInt64(s, &v)) return false;
-  if (v != 0 && (v > INT64_MAX / mul || v < INT64_MIN / mul)) return false;
-  *out = v * mul;
-  return true;
-}
 
 void Options::SetPending(const std::string& name, const std::string& value,
                          const std::string& scope) {
@@ -78,7 +35,7 @@ bool Options::Parse(const Option& o, std::string_view text, std::string* norm, i
       *iv = 0;
       return true;
     case PLINTH_OPT_BOOL: {
-      std::string l = Lower(text);
+      std::string l = text::ToLower(text);
       if (l == "yes" || l == "true" || l == "1") {
         *norm = "yes";
         *iv = 1;
@@ -94,7 +51,8 @@ bool Options::Parse(const Option& o, std::string_view text, std::string* norm, i
     case PLINTH_OPT_INT:
     case PLINTH_OPT_MEMORY: {
       int64_t v;
-      bool ok = o.type == PLINTH_OPT_INT ? ParseInt64(text, &v) : ParseMemory(text, &v);
+      bool ok = o.type == PLINTH_OPT_INT ? text::ParseInt64Lenient(text, &v)
+                                         : text::ParseMemoryLenient(text, &v);
       if (!ok) {
         *err = o.type == PLINTH_OPT_INT ? "argument couldn't be parsed into an integer"
                                         : "argument must be a memory value";
@@ -110,7 +68,7 @@ bool Options::Parse(const Option& o, std::string_view text, std::string* norm, i
       return true;
     }
     case PLINTH_OPT_ENUM: {
-      std::string l = Lower(text);
+      std::string l = text::ToLower(text);
       size_t start = 0;
       for (int64_t idx = 0;; ++idx) {
         size_t bar = o.enum_values.find('|', start);
@@ -164,7 +122,7 @@ Option* Options::Register(const plinth_option_spec_t* spec, const std::string& o
       *err = "enum option '" + o.name + "' has no values";
       return nullptr;
     }
-    o.enum_values = Lower(spec->enum_values);
+    o.enum_values = text::ToLower(spec->enum_values);
   }
   o.description = spec->description ? spec->description : "";
   o.apply = spec->apply;
@@ -212,12 +170,12 @@ Option* Options::Register(const plinth_option_spec_t* spec, const std::string& o
 }
 
 const Option* Options::Find(std::string_view name) const {
-  auto it = options_.find(Lower(name));
+  auto it = options_.find(text::ToLower(name));
   return it == options_.end() ? nullptr : &it->second;
 }
 
 bool Options::Set(std::string_view name, std::string_view value, bool runtime, std::string* err) {
-  auto it = options_.find(Lower(name));
+  auto it = options_.find(text::ToLower(name));
   if (it == options_.end()) {
     *err = "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
     return false;

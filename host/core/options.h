@@ -72,10 +72,4 @@ class Options {
   std::map<std::string, Pending> pending_;  // key: name or "scope/name"
 };
 
-
-// Parses "100", "1k" (1000), "1kb" (1024), "5mb", "2gb" into bytes. False when malformed.
-bool ParseMemory(std::string_view text, int64_t* out);
-// Parses a whole decimal int64 strictly. False on junk or overflow.
-bool ParseInt64(std::string_view text, int64_t* out);
-
 }  // namespace plinth::host

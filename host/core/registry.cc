@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <plinth/text.hpp>
 
 namespace plinth::host {
 namespace {
@@ -49,8 +50,7 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
   if (!ValidCommandName(c->spec.name)) return "invalid command name";
   if (!c->spec.handler) return "command '" + Str(c->spec.name) + "' has no handler";
   if (c->spec.arity == 0) return "command '" + Str(c->spec.name) + "' has arity 0";
-  c->name = c->spec.name;
-  for (char& ch : c->name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  c->name = text::ToLower(c->spec.name);
   if (by_name_.count(c->name)) return "command '" + c->name + "' already exists";
   c->summary = Str(c->spec.summary);
   c->since = Str(c->spec.since);
@@ -128,8 +128,7 @@ std::string Registry::AddConsumer(const plinth_stream_consumer_spec_t* spec,
 std::string Registry::AddInfoSection(const char* name, plinth_info_fn fn, void* ctx,
                                      const std::string& owner) {
   if (!name || !*name || !fn) return "bad info section";
-  std::string n = name;
-  for (char& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string n = text::ToLower(name);
   for (const InfoSection& s : info_sections)
     if (s.name == n) return "info section '" + n + "' already exists";
   info_sections.push_back({n, owner, fn, ctx});

@@ -1,14 +1,15 @@
 // Value allocation, refcounting and the registry of plugin value types.
 #include "host/core/value.h"
 
-#include "host/core/registry.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <plinth/text.hpp>
 #include <vector>
+
+#include "host/core/registry.h"
 
 namespace plinth::host {
 namespace {
@@ -18,19 +19,7 @@ std::atomic<int64_t> g_alive{0};
 
 // Redis reports "int" for strings that round-trip as a 64-bit integer, "embstr" up to 44 bytes.
 uint32_t EncodingOf(const char* s, size_t len) {
-  if (len > 0 && len <= 20) {
-    size_t i = s[0] == '-' ? 1 : 0;
-    bool digits = i < len && !(s[i] == '0' && len > i + 1) && !(i == 1 && s[1] == '0');
-    for (size_t j = i; digits && j < len; ++j) digits = s[j] >= '0' && s[j] <= '9';
-    if (digits) {
-      errno = 0;
-      char buf[24];
-      std::memcpy(buf, s, len);
-      buf[len] = 0;
-      (void)std::strtoll(buf, nullptr, 10);
-      if (errno == 0) return PLINTH_ENC_INT;
-    }
-  }
+  if (text::ParseInt64(std::string_view(s, len), nullptr)) return PLINTH_ENC_INT;
   return len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
 }
 
@@ -122,7 +111,7 @@ size_t ValueMemory(const plinth_value_t* v) {
 int64_t ValuesAlive() { return g_alive.load(std::memory_order_relaxed); }
 
 uint32_t Types::Register(const plinth_type_spec_t* spec, const std::string& owner,
-                        std::string* why) {
+                         std::string* why) {
   TypeEntry e;
   if (!CopySizedStruct(&e.spec, sizeof e.spec, spec,
                        offsetof(plinth_type_spec_t, free_payload) + sizeof(void*)) ||

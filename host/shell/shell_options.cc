@@ -1,6 +1,7 @@
 // The shell's options, under Redis's names and defaults: connection limits, timeouts, logging
 // and the cron frequency. Apply callbacks keep the shell's Limits in step so the hot paths
 // read plain fields.
+#include <plinth/text.hpp>
 #include <sstream>
 
 #include "host/core/host_options.h"
@@ -54,8 +55,8 @@ int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int6
     if (!(in >> hard >> soft >> secs))
       return ApplyFail(err, errlen, "Wrong number of arguments in buffer limit configuration.");
     int64_t a, b, c;
-    if (!ParseMemory(hard, &a) || !ParseMemory(soft, &b) || !ParseInt64(secs, &c) || a < 0 ||
-        b < 0 || c < 0)
+    if (!text::ParseMemoryLenient(hard, &a) || !text::ParseMemoryLenient(soft, &b) ||
+        !text::ParseInt64Lenient(secs, &c) || a < 0 || b < 0 || c < 0)
       return ApplyFail(err, errlen,
                        "Error in hard, soft or soft_seconds setting in buffer limit "
                        "configuration.");

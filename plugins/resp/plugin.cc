@@ -5,7 +5,6 @@
 #include <cstring>
 #include <new>
 #include <plinth/plugin.hpp>
-#include <plinth/text.hpp>
 
 #include "encoder.h"
 #include "parser.h"

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 using plinth::host::Options;
-using plinth::host::ParseMemory;
 
 namespace {
 plinth_option_spec_t Spec(const char* name, uint32_t type, const char* def, uint32_t flags = 0) {
@@ -21,18 +20,22 @@ plinth_option_spec_t Spec(const char* name, uint32_t type, const char* def, uint
 }  // namespace
 
 TEST_CASE("options: memory values accept Redis's units") {
-  int64_t v;
-  CHECK(ParseMemory("100", &v));
-  CHECK(v == 100);
-  CHECK(ParseMemory("1k", &v));
-  CHECK(v == 1000);
-  CHECK(ParseMemory("1kb", &v));
-  CHECK(v == 1024);
-  CHECK(ParseMemory("5MB", &v));
-  CHECK(v == 5 * 1024 * 1024);
-  CHECK_FALSE(ParseMemory("5 mb", &v));
-  CHECK_FALSE(ParseMemory("mb", &v));
-  CHECK_FALSE(ParseMemory("99999999999gb", &v));
+  Options o;
+  std::string err;
+  auto spec = Spec("mem", PLINTH_OPT_MEMORY, "100", PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE);
+  REQUIRE(o.Register(&spec, "host", &err));
+  CHECK(o.Find("mem")->int_value == 100);
+  for (auto [text, bytes] : {std::pair<const char*, int64_t>{"1k", 1000}, {"1kb", 1024},
+                             {"5MB", 5 * 1024 * 1024}}) {
+    CAPTURE(text);
+    REQUIRE(o.Set("mem", text, true, &err));
+    CHECK(o.Find("mem")->int_value == bytes);
+    CHECK(o.Find("mem")->value == std::to_string(bytes));
+  }
+  CHECK_FALSE(o.Set("mem", "5 mb", true, &err));
+  CHECK(err == "argument must be a memory value");
+  CHECK_FALSE(o.Set("mem", "mb", true, &err));
+  CHECK_FALSE(o.Set("mem", "99999999999gb", true, &err));
 }
 
 TEST_CASE("options: a plugin option is prefixed unless it asks for a global name") {
