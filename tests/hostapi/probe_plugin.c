@@ -80,6 +80,7 @@ static void Stream(plinth_call_t* call, void* ctx) {
 static char init_report[16][48];
 static int init_report_count;
 static uint32_t probe_type;
+static plinth_plugin_t* probe_self;
 
 static void Report(const char* what, long long value) {
   if (init_report_count < 16)
@@ -205,7 +206,8 @@ static void FreePayload(void* payload) { free(payload); }
 /* reply_value of a value of the probe's own type. */
 static void Typed(plinth_call_t* call, void* ctx) {
   (void)ctx;
-  plinth_value_t* v = probe_type ? api->value_create_typed(probe_type, malloc(8)) : NULL;
+  plinth_value_t* v =
+      probe_type ? api->value_create_typed(probe_self, probe_type, malloc(8)) : NULL;
   if (!v) {
     api->reply_error(call, "ERR probe: no typed value", 25);
     return;
@@ -341,6 +343,7 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   memset(&recorder, 0, sizeof recorder);
   recorder.on_command = Record;
   if (Consumer(self, "probe", recorder, sizeof recorder, 0) != PLINTH_OK) return PLINTH_ERR;
+  probe_self = self;
   probe_type = Type(self, "probe-type", sizeof(plinth_type_spec_t), 0);
   if (!probe_type) return PLINTH_ERR;
   TrySpecs(self);

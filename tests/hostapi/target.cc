@@ -1,8 +1,6 @@
 // FakeTarget and ServerTarget: one plugin set, two hosts.
 #include "target.h"
 
-#include <dlfcn.h>
-
 #include <chrono>
 #include <sstream>
 #include <stdexcept>
@@ -28,18 +26,10 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
-// Loads one plugin file into host the way a plugin author's test does. Returns false with
-// host.LoadError() (or a message of its own for dlopen) describing the refusal.
-bool LoadInto(fakehost::FakeHost& host, const std::string& path, std::vector<void*>* handles,
-              std::string* error) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    *error = "plugin " + path + ": open: " + dlerror();
-    return false;
-  }
-  handles->push_back(handle);
-  auto entry = reinterpret_cast<plinth_plugin_entry_v1_fn>(dlsym(handle, PLINTH_ENTRY_SYMBOL));
-  if (host.Load(entry, path)) return true;
+// Loads one plugin file into host the way the server does. Returns false with the loader's
+// report in *error.
+bool LoadInto(fakehost::FakeHost& host, const std::string& path, std::string* error) {
+  if (host.LoadFile(path)) return true;
   *error = host.LoadError();
   return false;
 }
@@ -61,14 +51,7 @@ bool Target::LogLineContains(std::string_view a, std::string_view b) const {
 // ---- FakeTarget ------------------------------------------------------------------------------
 
 struct FakeTarget::State {
-  std::vector<void*> handles;
-  // Destroyed before the handles are closed: it runs the plugins' shutdown hooks.
   std::unique_ptr<fakehost::FakeHost> host = std::make_unique<fakehost::FakeHost>();
-
-  ~State() {
-    host.reset();
-    for (void* h : handles) dlclose(h);
-  }
 };
 
 FakeTarget::FakeTarget() : state_(std::make_unique<State>()) {
@@ -77,7 +60,7 @@ FakeTarget::FakeTarget() : state_(std::make_unique<State>()) {
   paths.push_back(ProbePath());
   for (const std::string& path : paths) {
     std::string error;
-    if (!LoadInto(*state_->host, path, &state_->handles, &error)) throw std::runtime_error(error);
+    if (!LoadInto(*state_->host, path, &error)) throw std::runtime_error(error);
   }
 }
 
@@ -100,7 +83,7 @@ LoadOutcome FakeTarget::Load(const std::vector<std::string>& paths) {
   State state;
   LoadOutcome out;
   for (const std::string& path : paths)
-    if (!LoadInto(*state.host, path, &state.handles, &out.error)) break;
+    if (!LoadInto(*state.host, path, &out.error)) break;
   for (const fakehost::LogLine& l : state.host->Logs()) out.log += l.text + "\n";
   return out;
 }

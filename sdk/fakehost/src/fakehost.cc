@@ -1,5 +1,6 @@
 // FakeHost: the host's own core with a reply sink that builds reply trees, the fake env's
 // manual clock and captured logs, and one client session. Main thread (the test's thread).
+#include <algorithm>
 #include <plinth/fakehost.hpp>
 
 #include "fake_env.h"
@@ -224,7 +225,17 @@ int64_t FakeHost::LiveValues() { return host::ValuesAlive(); }
 
 void FakeHost::SetTimeMs(int64_t unix_ms) { impl_->env.now_ms = unix_ms; }
 int64_t FakeHost::TimeMs() const { return impl_->env.now_ms; }
-void FakeHost::AdvanceTimeMs(int64_t ms) { impl_->env.Advance(ms); }
+// The clock moves in cron periods (hz 10, as the server's default): at each period's end the
+// core's active expiry runs, as the server's cron runs it, after the timers due by then.
+void FakeHost::AdvanceTimeMs(int64_t ms) {
+  constexpr int64_t kCronMs = 100;
+  const int64_t target = impl_->env.now_ms + (ms > 0 ? ms : 0);
+  while (impl_->env.now_ms < target) {
+    int64_t tick = (impl_->env.now_ms / kCronMs + 1) * kCronMs;
+    impl_->env.Advance(std::min(tick, target) - impl_->env.now_ms);
+    if (impl_->env.now_ms == tick) impl_->core.ActiveExpireCycle(1000000 / 10 / 4);
+  }
+}
 size_t FakeHost::ActiveTimers() const { return impl_->env.ActiveTimers(); }
 int FakeHost::RunPosted() { return impl_->env.RunPosted(); }
 

@@ -163,7 +163,8 @@ class FakeHost {
   void SetTimeMs(int64_t unix_ms);
   int64_t TimeMs() const;
   // Moves the clock forward by ms, firing every timer that falls due on the way, in time
-  // order, with the clock set to each timer's due time while it runs.
+  // order, with the clock set to each timer's due time while it runs; every 100 ms of it the
+  // core's active expiry runs, as the server's cron does at its default hz.
   void AdvanceTimeMs(int64_t ms);
   // Timers started and not yet stopped (one-shot timers count until they have fired).
   size_t ActiveTimers() const;
