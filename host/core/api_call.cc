@@ -39,7 +39,7 @@ void ReplySimple(plinth_call_t* c, const char* s, size_t n) {
 }
 void ReplyError(plinth_call_t* c, const char* s, size_t n) {
   if (c->replies == 0) c->error_reply = true;
-  if (c->depth == 0 && c->replies > 0) {
+  if (c->depth == 0 && c->replies > 0 && !c->untracked) {
     c->dropped = true;
     return;
   }

@@ -28,12 +28,14 @@ struct plinth_call {
 
   // The reply's shape: top-level replies started, and how many elements each open aggregate
   // still needs (innermost last). A second top-level reply is dropped; open aggregates are
-  // completed with nulls when the handler returns (dispatch.cc).
+  // completed with nulls when the handler returns (dispatch.cc). Past kMaxDepth levels of
+  // nesting the shape is no longer tracked for the rest of the call.
+  static constexpr int32_t kMaxDepth = 64;
   uint64_t replies = 0;
   int32_t depth = 0;
-  int64_t open[32];
-  std::vector<int64_t> deeper;  // levels past 32
-  bool dropped = false;         // some reply item was dropped
+  bool untracked = false;
+  bool dropped = false;  // some reply item was dropped
+  int64_t open[kMaxDepth];
   bool error_reply = false;
   bool replicated = false;
   bool no_propagate = false;
@@ -44,7 +46,28 @@ namespace plinth::host {
 
 // Whether the next reply item of call may go out (the top-level reply is not complete yet);
 // records the item in the shape. aggregate: the number of elements the item opens (0 for a
-// scalar).
-bool ReplyAccept(plinth_call_t* call, int64_t aggregate);
+// scalar). Main thread.
+inline bool ReplyAccept(plinth_call_t* c, int64_t aggregate) {
+  if (c->depth == 0) {
+    if (c->replies > 0 && !c->untracked) {
+      c->dropped = true;
+      return false;
+    }
+    c->replies++;
+    if (aggregate <= 0) return true;
+  }
+  if (aggregate > 0) {
+    if (c->depth == plinth_call::kMaxDepth) {
+      c->untracked = true;  // too deep to follow: stop checking this call's shape
+      c->depth = 0;
+      return true;
+    }
+    c->open[c->depth++] = aggregate;
+    return true;
+  }
+  // A complete element: close every aggregate it completes.
+  while (c->depth > 0 && --c->open[c->depth - 1] == 0) c->depth--;
+  return true;
+}
 
 }  // namespace plinth::host

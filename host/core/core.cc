@@ -37,16 +37,14 @@ void Core::Log(LogLevel level, const char* fmt, ...) {
   env_->Log(level, "", std::string_view(buf, std::min<size_t>(n, sizeof buf - 1)));
 }
 
-void Core::AssertMainThread(const char* function) const {
 #ifndef NDEBUG
+void Core::AssertMainThread(const char* function) const {
   if (std::this_thread::get_id() == main_thread_) return;
   env_->Log(LogLevel::kWarning, "",
             std::string(function) + " called off the main thread: this is a plugin bug");
   std::abort();
-#else
-  (void)function;
-#endif
 }
+#endif
 
 void Core::ShutdownPlugins() {
   if (plugins_shut_down_) return;

@@ -106,8 +106,13 @@ class Core {
   int64_t NowUs() const { return env_->NowUs(); }
   int64_t NowMs() const { return env_->NowUs() / 1000; }
   void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
-  // Debug builds abort when a main-thread-only host function runs on another thread.
+  // Debug builds abort when a main-thread-only host function runs on another thread; release
+  // builds compile it away.
+#ifndef NDEBUG
   void AssertMainThread(const char* function) const;
+#else
+  void AssertMainThread(const char*) const {}
+#endif
 
   // -- state (main thread) --
 

@@ -84,30 +84,6 @@ void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before)
 
 }  // namespace
 
-bool ReplyAccept(plinth_call_t* c, int64_t aggregate) {
-  if (c->depth == 0 && c->replies > 0) {
-    c->dropped = true;
-    return false;
-  }
-  if (c->depth == 0) c->replies++;
-  if (aggregate > 0) {
-    if (c->depth < 32)
-      c->open[c->depth] = aggregate;
-    else
-      c->deeper.push_back(aggregate);
-    c->depth++;
-    return true;
-  }
-  // A complete element: close every aggregate it completes.
-  while (c->depth > 0) {
-    int64_t& left = c->depth <= 32 ? c->open[c->depth - 1] : c->deeper.back();
-    if (--left > 0) break;
-    if (c->depth > 32) c->deeper.pop_back();
-    c->depth--;
-  }
-  return true;
-}
-
 void Core::Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
   for (const StreamConsumer& sc : registry.consumers)
     sc.spec.on_command(sc.spec.ctx, db, argc, argv, argvlen);

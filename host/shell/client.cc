@@ -59,17 +59,19 @@ void ParseBatch(Client* c) {
   const Protocol* proto = c->shell->core.registry.protocol.get();
   Batch& b = c->batch;
   const bool authed = c->shell->core.Authenticated(c->session);
+  const size_t limit = authed ? kMaxBatch : 1;
+  const uint32_t flags = authed ? 0 : PLINTH_PARSE_UNAUTHENTICATED;
   size_t pos = c->qpos;
-  while (pos < c->qlen && b.requests.size() < (authed ? kMaxBatch : 1)) {
+  while (pos < c->qlen && b.requests.size() < limit) {
     size_t avail = c->qlen - pos;
     if (c->need && avail < c->need) break;
     size_t consumed = 0, need = 0;
     plinth_request_t req{};
     req.struct_size = sizeof req;
-    char err[256] = "";
-    int32_t rc = proto->spec.parse(proto->spec.ctx, c->proto_session, c->qbuf + pos, avail,
-                                   authed ? 0 : PLINTH_PARSE_UNAUTHENTICATED, &consumed, &need,
-                                   &req, err, sizeof err);
+    char err[256];
+    err[0] = 0;
+    int32_t rc = proto->spec.parse(proto->spec.ctx, c->proto_session, c->qbuf + pos, avail, flags,
+                                   &consumed, &need, &req, err, sizeof err);
     pos += consumed;
     if (rc == PLINTH_PARSE_OK) {
       c->need = 0;
@@ -102,8 +104,7 @@ void ReplyProtocolError(Client* c, const std::string& err) {
   item.len = msg.size();
   c->sink.Item(item);
   c->shell->core.Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s",
-                     err.c_str(), static_cast<unsigned long long>(c->session.id),
-                     c->peer.c_str());
+                     err.c_str(), static_cast<unsigned long long>(c->session.id), c->peer.c_str());
   c->session.close_after_reply = true;
 }
 
@@ -193,7 +194,6 @@ void OnPoll(uv_poll_t* h, int status, int events) {
   if ((events & UV_READABLE) && !c->closed && !c->session.close_after_reply) ReadFromClient(c);
 }
 
-
 }  // namespace
 
 int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
@@ -225,8 +225,8 @@ void Batch::Clear() {
   requests.clear();
   argv.clear();
   argvlen.clear();
-  copies.clear();
-  error.clear();
+  if (!copies.empty()) copies.clear();
+  if (!error.empty()) error.clear();
 }
 
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
