@@ -10,7 +10,7 @@
 
 namespace plinth::host {
 class Core;
-class ReplySink;
+struct ReplySink;
 struct Command;
 struct Session;
 }  // namespace plinth::host

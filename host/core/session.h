@@ -39,15 +39,21 @@ struct ConnFields {
 std::string ClientListLine(const Session& s, const ConnFields& f);
 
 // Where a command's reply items go: the shell encodes them for the client's connection, the
-// fake host builds a reply tree. Main thread only.
-class ReplySink {
- public:
-  virtual ~ReplySink() = default;
+// fake host builds a reply tree. A sink sets the two functions; they are plain function
+// pointers rather than virtual functions so a sink lives inside a client without a vtable (one
+// indirect call either way). Main thread only.
+struct ReplySink {
   // One reply item. OWNERSHIP: item and its data are borrowed for the call only.
-  virtual void Item(const plinth_reply_item_t& item) = 0;
+  void (*item)(ReplySink* self, const plinth_reply_item_t& item) = nullptr;
   // A bulk whose bytes stay owned by the caller until release(arg), called exactly once after
   // they were written or dropped.
-  virtual void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) = 0;
+  void (*ref)(ReplySink* self, const char* data, size_t len, plinth_release_fn release,
+              void* arg) = nullptr;
+
+  void Item(const plinth_reply_item_t& i) { item(this, i); }
+  void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) {
+    ref(this, data, len, release, arg);
+  }
 };
 
 }  // namespace plinth::host

@@ -332,8 +332,10 @@ bool ClientWrite(Client* c) {
   return true;
 }
 
-void ClientSink::Item(const plinth_reply_item_t& item) {
-  Client* c = c_;
+namespace {
+
+void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
+  Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed) return;
   const Protocol* proto = c->shell->core.registry.protocol.get();
   OutSeg& seg = TailCopySeg(c);
@@ -346,8 +348,8 @@ void ClientSink::Item(const plinth_reply_item_t& item) {
   c->out_bytes += seg.len - before;
 }
 
-void ClientSink::Ref(const char* data, size_t len, plinth_release_fn release, void* arg) {
-  Client* c = c_;
+void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
+  Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed) {
     if (release) release(arg);
     return;
@@ -376,6 +378,13 @@ void ClientSink::Ref(const char* data, size_t len, plinth_release_fn release, vo
   tail.len = suffix.len;
   c->out.push_back(tail);
   c->out_bytes += head.len - before + len + tail.len;
+}
+
+}  // namespace
+
+ClientSink::ClientSink(Client* c) : client(c) {
+  item = SinkItem;
+  ref = SinkRef;
 }
 
 bool ClientCheckOutputLimits(Client* c) {

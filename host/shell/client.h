@@ -49,14 +49,9 @@ struct Batch {
 };
 
 // Encodes the core's reply items into the client's output queue.
-class ClientSink final : public ReplySink {
- public:
-  explicit ClientSink(Client* c) : c_(c) {}
-  void Item(const plinth_reply_item_t& item) override;
-  void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) override;
-
- private:
-  Client* c_;
+struct ClientSink : ReplySink {
+  explicit ClientSink(Client* c);
+  Client* client;
 };
 
 struct Client {
@@ -68,7 +63,7 @@ struct Client {
   Transport* transport = nullptr;
   void* conn = nullptr;
   int fd = -1;
-  uv_poll_t poll;
+  uv_poll_t poll{};
   int poll_events = 0;
   std::string peer, local;
   uint32_t conn_flags = 0;

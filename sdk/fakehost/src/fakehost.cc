@@ -11,9 +11,17 @@ namespace plinth::fakehost {
 namespace {
 
 // Builds the reply tree of one command from its reply items.
-class CaptureSink final : public host::ReplySink {
+class CaptureSink : public host::ReplySink {
  public:
-  void Item(const plinth_reply_item_t& item) override {
+  CaptureSink() {
+    item = [](ReplySink* self, const plinth_reply_item_t& i) {
+      static_cast<CaptureSink*>(self)->Add(i);
+    };
+    ref = [](ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
+      static_cast<CaptureSink*>(self)->AddRef(data, len, release, arg);
+    };
+  }
+  void Add(const plinth_reply_item_t& item) {
     Reply r;
     r.type = static_cast<ReplyType>(item.type);
     int64_t children = 0;
@@ -42,7 +50,7 @@ class CaptureSink final : public host::ReplySink {
     }
     builder_.Add(std::move(r), children);
   }
-  void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) override {
+  void AddRef(const char* data, size_t len, plinth_release_fn release, void* arg) {
     Reply r;
     r.type = ReplyType::kBulk;
     r.str.assign(data, len);
