@@ -54,14 +54,4 @@ void LogLine(LogLevel level, std::string_view text) {
   std::fflush(f);
 }
 
-void Log(LogLevel level, const char* fmt, ...) {
-  char buf[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  LogLine(level, std::string_view(buf, static_cast<size_t>(n) < sizeof buf ? n : sizeof buf - 1));
-}
-
 }  // namespace plinth::host

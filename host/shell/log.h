@@ -12,9 +12,6 @@ namespace plinth::host {
 // Writes one line "pid:M dd Mon yyyy hh:mm:ss.mmm <mark> text". Thread-safe.
 void LogLine(LogLevel level, std::string_view text);
 
-// printf-style LogLine.
-void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-
 // Sets the lowest level written. Any thread.
 void SetLogLevel(LogLevel level);
 

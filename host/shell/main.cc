@@ -146,7 +146,7 @@ int Main(int argc, char** argv) {
   if (!args.config.empty()) {
     ConfigFile cf;
     if (!ReadConfigFile(args.config, &cf, &err)) {
-      Log(LogLevel::kWarning, "%s", err.c_str());
+      s.Log(LogLevel::kWarning, "%s", err.c_str());
       return 1;
     }
     s.config_file = args.config;
@@ -158,7 +158,7 @@ int Main(int argc, char** argv) {
   }
   for (const auto& [k, v] : args.options) s.options.SetPending(k, v);
   if (!shell.RegisterOptions(&err)) {
-    Log(LogLevel::kWarning, "%s", err.c_str());
+    s.Log(LogLevel::kWarning, "%s", err.c_str());
     return 1;
   }
   const Option* dir = s.options.Find("plugin-dir");
@@ -188,7 +188,7 @@ int Main(int argc, char** argv) {
   }
   if (unknown) return 1;
   int rc = shell.Run();
-  Log(LogLevel::kWarning, "Plinth is now ready to exit, bye bye...");
+  s.Log(LogLevel::kWarning, "Plinth is now ready to exit, bye bye...");
   return rc;
 }
 
