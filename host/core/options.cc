@@ -111,7 +111,6 @@ Option* Options::Register(const plinth_option_spec_t* spec, const std::string& o
     *err = "option '" + o.name + "' is already registered";
     return nullptr;
   }
-  if (takeover) options_.erase(existing);
   o.type = spec->type;
   o.flags = spec->flags;
   o.default_value = spec->default_value ? spec->default_value : "";
@@ -148,7 +147,8 @@ Option* Options::Register(const plinth_option_spec_t* spec, const std::string& o
     }
   }
   std::string name = o.name;
-  options_.emplace(name, std::move(o));
+  // A plugin taking over a placeholder keeps its node, so handles found earlier stay valid.
+  options_.insert_or_assign(name, std::move(o));
   if (p) {
     p->used = true;
     if (!Set(name, p->value, false, err)) {

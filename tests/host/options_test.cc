@@ -25,8 +25,8 @@ TEST_CASE("options: memory values accept Redis's units") {
   auto spec = Spec("mem", PLINTH_OPT_MEMORY, "100", PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE);
   REQUIRE(o.Register(&spec, "host", &err));
   CHECK(o.Find("mem")->int_value == 100);
-  for (auto [text, bytes] : {std::pair<const char*, int64_t>{"1k", 1000}, {"1kb", 1024},
-                             {"5MB", 5 * 1024 * 1024}}) {
+  for (auto [text, bytes] :
+       {std::pair<const char*, int64_t>{"1k", 1000}, {"1kb", 1024}, {"5MB", 5 * 1024 * 1024}}) {
     CAPTURE(text);
     REQUIRE(o.Set("mem", text, true, &err));
     CHECK(o.Find("mem")->int_value == bytes);
@@ -110,7 +110,8 @@ TEST_CASE("options: a plugin takes over a host placeholder and gets its configur
   holder.apply = [](void*, const char*, const char* v, size_t n, int64_t, char*, size_t) {
     return std::string_view(v, n) == "no" ? PLINTH_OK : PLINTH_ERR;
   };
-  REQUIRE(o.Register(&holder, "host", &err));  // leaves "yes" to the real plugin
+  REQUIRE(o.Register(&holder, "host", &err));          // leaves "yes" to the real plugin
+  const plinth_option* handle = o.Find("appendonly");  // as option_find gives it
   CHECK(o.Find("appendonly")->value == "no");
   CHECK(o.UnusedPending().size() == 1);
   std::string why;
@@ -119,5 +120,7 @@ TEST_CASE("options: a plugin takes over a host placeholder and gets its configur
   REQUIRE(o.Register(&real, "aof", &err));
   CHECK(o.Find("appendonly")->owner == "aof");
   CHECK(o.Find("appendonly")->int_value == 1);
+  CHECK(o.Find("appendonly") == handle);  // a handle found before the takeover still reads it
+  CHECK(handle->int_value == 1);
   CHECK_FALSE(o.Register(&real, "other", &err));
 }

@@ -360,8 +360,9 @@ struct plinth_host_api {
 
   /* -- logging and memory (THREAD: any) -- */
 
-  /* since 1.0: writes one log line at level, prefixed with the plugin's name (self may be
-   * NULL). OWNERSHIP: msg borrowed. THREAD: any. */
+  /* since 1.0: writes one log line at level, prefixed with the plugin's name. self is the
+   * calling plugin's handle (the host it writes to); a NULL self writes nothing. OWNERSHIP: msg
+   * borrowed. THREAD: any. */
   void (*log_write)(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len);
   /* since 1.0: host allocator (tcmalloc). Returns NULL on failure. THREAD: any. */
   void* (*mem_alloc)(size_t size);
