@@ -126,7 +126,10 @@ def server_specs(a):
         name, _, path = s.partition("=")
         if not name or not path:
             raise SystemExit("--server wants NAME=PATH, got %r" % s)
-        specs.append(ServerSpec(name, "redis", path))
+        spec = ServerSpec(name, "redis", path)
+        if spec.version().startswith("plinth-server"):  # another Plinth build, for before/after
+            spec = ServerSpec(name, "plinth", path)
+        specs.append(spec)
     return specs
 
 

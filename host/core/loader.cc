@@ -1,7 +1,6 @@
 // Plugin loading stages: validate (the file), open (dlopen), entry (the symbol), abi,
 // descriptor, init. Nothing of the plugin runs before "entry", and only the entry function
 // (which returns a static descriptor) before "init".
-#include "host/core/loader.h"
 
 #include <dlfcn.h>
 #include <plinth/plugin.h>
@@ -41,8 +40,7 @@ std::string AbiText(uint32_t major, uint32_t minor) {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-}  // namespace
-
+// The file a request names: spec itself when it contains '/', else plugin_dir/spec.so.
 std::string ResolvePluginPath(const std::string& spec, const std::string& plugin_dir) {
   if (spec.find('/') != std::string::npos) return spec;
   std::string file = spec;
@@ -50,8 +48,9 @@ std::string ResolvePluginPath(const std::string& spec, const std::string& plugin
   return plugin_dir + "/" + file;
 }
 
-bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir,
-                      std::string* error) {
+}  // namespace
+
+bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::string* error) {
   const std::string path = ResolvePluginPath(req.spec, plugin_dir);
   Failer fail{*this, req.optional, error};
 

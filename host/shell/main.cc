@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "host/core/loader.h"
 #include "host/core/version.h"
 #include "host/shell/config_file.h"
 #include "host/shell/default_plugins.h"

@@ -88,8 +88,10 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_NOPROPAGATE 0x0400u /* never appended to the propagation stream */
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
- * (one top-level item, possibly an aggregate) must be produced; the host replies with an error
- * if none was. THREAD: main. */
+ * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
+ * step when it is not: no reply gets "ERR command '<name>' produced no reply", items after
+ * the complete reply are dropped, and aggregates still open when the handler returns are
+ * completed with nulls (both logged as plugin bugs). THREAD: main. */
 typedef void (*plinth_command_fn)(plinth_call_t* call, void* ctx);
 
 typedef struct plinth_command_spec {
