@@ -91,6 +91,10 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
 void ClientClose(Client* c);
 // Writes as much pending output as the connection takes. Returns false when c was closed.
 bool ClientWrite(Client* c);
+// Frees every pending output segment (releasing references). Main thread.
+void ClientFreeOutput(Client* c);
+// Sets the poll events (UV_READABLE, UV_WRITABLE) c waits for.
+void ClientSetPollEvents(Client* c, int events);
 // Formats the CLIENT LIST line of c (no trailing newline).
 std::string ClientDescribe(const Client* c);
 // Enforces the output buffer limits after new output. Returns false when c was closed.
