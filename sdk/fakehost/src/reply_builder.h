@@ -1,5 +1,5 @@
-// Collects the reply items a handler produces (reply_* calls) into Reply trees and reports
-// handlers that reply zero times, more than once or leave an aggregate short. Main thread.
+// Collects the reply items the core sends for one command into a Reply tree (the core has
+// already made them one complete reply). Main thread.
 #ifndef PLINTH_FAKEHOST_REPLY_BUILDER_H
 #define PLINTH_FAKEHOST_REPLY_BUILDER_H
 
