@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, the
-# threaded tests under TSan, a 60-second fuzz run of the RESP parser, then the normal build and
-# its full test suite (last, so the closing ctest line counts every test).
+# threaded tests under TSan and with the condition-variable parker, a 60-second fuzz run of the
+# RESP parser, then the normal build and its full test suite (last, so the closing ctest line
+# counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh test
@@ -19,6 +20,12 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thr
   -DPLINTH_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j"$jobs" --target host_threaded_test
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
+
+echo "== Threaded tests with the condition-variable parker (PLINTH_PARK_CONDVAR)"
+cmake -S . -B build-condvar -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_PARK_CONDVAR=ON \
+  -DPLINTH_BUILD_BENCH=OFF -DPLINTH_WERROR=ON >/dev/null
+cmake --build build-condvar -j"$jobs" --target host_threaded_test
+ctest --test-dir build-condvar --output-on-failure -L threaded
 
 echo "== RESP parser fuzzing (60 s)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \
