@@ -59,7 +59,8 @@ def supported_commands(port, names):
 
 
 def run_redis_benchmark(tools, server, case, n, log):
-    """Runs one case against server; returns (rps, p50 ms, p99 ms, cpu seconds used)."""
+    """Runs one case against server; returns (rps, p50 ms, p99 ms, cpu seconds used, main-thread
+    cpu seconds used)."""
     argv = [tools.redis_benchmark, "-h", "127.0.0.1", "-p", str(server.port), "-c",
             str(case.clients), "-n", str(n), "-P", str(case.pipeline), "-d", str(case.size),
             "-t", case.test, "--csv"]
@@ -67,16 +68,16 @@ def run_redis_benchmark(tools, server, case, n, log):
         argv += ["-r", str(case.keyspace)]
     argv = pin(tools.client_cpu, argv)
     log.write("$ %s\n" % " ".join(argv))
-    cpu0 = server.cpu_seconds()
+    cpu0, main0 = server.cpu_seconds(), server.main_thread_cpu_seconds()
     out = subprocess.run(argv, capture_output=True, text=True, timeout=tools.case_timeout)
-    cpu1 = server.cpu_seconds()
+    cpu1, main1 = server.cpu_seconds(), server.main_thread_cpu_seconds()
     log.write(out.stdout + out.stderr)
     rows = [r for r in csv.reader(io.StringIO(out.stdout)) if len(r) >= 7 and r[0] != "test"]
     if out.returncode != 0 or not rows:
         raise RuntimeError("redis-benchmark failed for %s (exit %d)" % (case.name,
                                                                         out.returncode))
     r = rows[-1]
-    return float(r[1]), float(r[4]), float(r[6]), cpu1 - cpu0
+    return float(r[1]), float(r[4]), float(r[6]), cpu1 - cpu0, main1 - main0
 
 
 def throughput(tools, server, scale, log):
@@ -95,10 +96,12 @@ def throughput(tools, server, scale, log):
                            (8 << 20) // size)))
             loaded.add(case.preload)
         n = max(case.clients * case.pipeline * 2, int(case.n * scale))
-        rps, p50, p99, cpu = run_redis_benchmark(tools, server, case, n, log)
+        rps, p50, p99, cpu, main = run_redis_benchmark(tools, server, case, n, log)
         rows += [
             row(case.name, "throughput", "req/s", "higher", rps),
             row(case.name, "cpu per 100k", "CPU s / 100k req", "lower", cpu / n * 1e5),
+            row(case.name, "main-thread cpu per 100k", "CPU s / 100k req", "lower",
+                main / n * 1e5),
             row(case.name, "p50 latency", "ms", "lower", p50),
             row(case.name, "p99 latency", "ms", "lower", p99),
         ]

@@ -25,6 +25,8 @@ from servers import RunningServer, ServerSpec, plinth_plugin_args  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHASES = ("throughput", "memory", "fixed", "callgrind")
+# The peers of ../shared/anchors: (name in the tables, binary under the anchors folder).
+ANCHORS = (("valkey9", "valkey-9.1.2/valkey-server"), ("redis8", "redis-8.0.6/redis-server"))
 
 
 def parse_args(argv):
@@ -47,6 +49,10 @@ def parse_args(argv):
     p.add_argument("--no-redis", action="store_true", help="do not run redis-server")
     p.add_argument("--server", action="append", default=[], metavar="NAME=PATH",
                    help="another server taking redis-server's command line (repeatable)")
+    p.add_argument("--anchors", default=os.path.join(os.path.dirname(ROOT), "shared", "anchors"),
+                   help="folder of the peer servers (Valkey 9.1.2, Redis 8.0.6) run beside "
+                   "Plinth when present (default ../shared/anchors)")
+    p.add_argument("--no-anchors", action="store_true", help="do not run the peer servers")
     p.add_argument("--redis-benchmark", default=shutil.which("redis-benchmark") or "")
     p.add_argument("--skip", default="", help="phases to skip: " + ",".join(PHASES))
     p.add_argument("--scale", type=float, default=1.0,
@@ -122,6 +128,11 @@ def server_specs(a):
             specs.append(ServerSpec("redis", "redis", a.redis_server))
         else:
             print("warning: no redis-server found; running without the baseline")
+    if not a.no_anchors:
+        for name, rel in ANCHORS:
+            path = os.path.join(a.anchors, rel)
+            if os.access(path, os.X_OK):
+                specs.append(ServerSpec(name, "redis", path))
     for s in a.server:
         name, _, path = s.partition("=")
         if not name or not path:

@@ -81,6 +81,14 @@ def pin(cpu, argv):
     return ["taskset", "-c", str(cpu)] + argv
 
 
+def proc_cpu_seconds(stat_path):
+    """User + system CPU seconds from a /proc .../stat file."""
+    with open(stat_path) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class RunningServer:
     """A started server. Use as a context manager; the process is stopped on exit."""
 
@@ -105,10 +113,12 @@ class RunningServer:
 
     def cpu_seconds(self):
         """User + system CPU seconds of the server so far (all threads), from /proc/pid/stat."""
-        with open("/proc/%d/stat" % self.pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        # fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return proc_cpu_seconds("/proc/%d/stat" % self.pid)
+
+    def main_thread_cpu_seconds(self):
+        """CPU seconds of the server's main thread alone (the one that runs the commands; its
+        inverse per request is the throughput ceiling however many IO threads help it)."""
+        return proc_cpu_seconds("/proc/%d/task/%d/stat" % (self.pid, self.pid))
 
     def rss_bytes(self):
         with open("/proc/%d/status" % self.pid) as f:
