@@ -104,6 +104,8 @@ def fmt(v):
 SECTIONS = [
     ("Throughput, redis-benchmark, 50 clients (req/s, higher is better)", ["throughput"]),
     ("Server CPU seconds per 100k requests (lower is better)", ["cpu per 100k"]),
+    ("Main thread's CPU seconds per 100k requests (lower is better; its inverse is the ceiling "
+     "IO threads can lift throughput to)", ["main-thread cpu per 100k"]),
     ("redis-benchmark p99 latency (ms, lower is better)", ["p99 latency"]),
     ("Memory (lower is better)", ["RSS after load", "RSS per key"]),
     ("Fixed rate: server CPU (% of one core, lower is better)", ["server CPU"]),
