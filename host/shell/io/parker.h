@@ -127,6 +127,7 @@ class Parker {
   std::atomic<uint64_t> wakes_skipped_{0};
   std::atomic<int> waker_cpu_{-1};  // where the last wake syscall came from; -1: unknown
 #ifdef PLINTH_PARKER_USES_CONDVAR
+  // Where the fallback sleeps; taken only by a waiter going to sleep and a waker waking it.
   std::mutex mutex_;
   std::condition_variable cv_;
 #endif
