@@ -52,6 +52,17 @@ int CurrentCpu() {
 #endif
 }
 
+// Whether the calling thread may run on one CPU only.
+bool OnOneCpu() {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1;
+#else
+  return false;
+#endif
+}
+
 #ifndef PLINTH_PARKER_USES_CONDVAR
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
@@ -65,7 +76,9 @@ long Futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* 
 }  // namespace
 
 Parker::Parker(ParkerOptions options)
-    : options_(Checked(options)), spin_budget_ns_(options_.min_spin.count()) {}
+    : options_(Checked(options)),
+      spin_budget_ns_(options_.min_spin.count()),
+      one_cpu_(OnOneCpu()) {}
 
 Parker::~Parker() = default;
 
@@ -112,6 +125,7 @@ void Parker::Park(int64_t deadline_ns) {
   // After a wake-up a waker already set running; after a timeout the waiter does, and a waker
   // racing with it writes the same value.
   state_.store(kRunning, std::memory_order_relaxed);
+  one_cpu_.store(OnOneCpu(), std::memory_order_relaxed);  // the waiter's own affinity
   if (woken) {
     // A hint, not a synchronisation: a stale CPU number only makes one step of the rule wrong.
     const bool shared = cpu >= 0 && waker_cpu_.load(std::memory_order_relaxed) == cpu;
@@ -192,7 +206,9 @@ ParkerStats Parker::Stats() const {
   stats.parks = parks_.load(std::memory_order_relaxed);
   stats.wakes_issued = wakes_issued_.load(std::memory_order_relaxed);
   stats.wakes_skipped = wakes_skipped_.load(std::memory_order_relaxed);
-  stats.spin_budget_ns = spin_budget_ns_.load(std::memory_order_relaxed);
+  stats.spin_budget_ns = one_cpu_.load(std::memory_order_relaxed)
+                             ? 0
+                             : spin_budget_ns_.load(std::memory_order_relaxed);
   return stats;
 }
 

@@ -33,7 +33,7 @@ struct ParkerStats {
   uint64_t parks = 0;          // times the waiter went to sleep
   uint64_t wakes_issued = 0;   // Wake calls that made a wake syscall (the waiter was asleep)
   uint64_t wakes_skipped = 0;  // Wake calls that made none (it was running or about to park)
-  int64_t spin_budget_ns = 0;  // the current spin budget
+  int64_t spin_budget_ns = 0;  // the current spin budget (0 while the waiter has one CPU)
 };
 
 class Parker {
@@ -120,6 +120,9 @@ class Parker {
   const ParkerOptions options_;
   // Written by the waiter only.
   alignas(kCacheLineSize) std::atomic<int64_t> spin_budget_ns_;
+  // The waiter may run on one CPU only (taskset, cgroup cpuset): no waker can run while it
+  // spins, so it never spins. Refreshed after every park.
+  std::atomic<bool> one_cpu_{false};
   std::atomic<uint64_t> spin_hits_{0};
   std::atomic<uint64_t> parks_{0};
   // Written by wakers.
@@ -154,7 +157,7 @@ bool Parker::WaitUntil(Ready& ready, int64_t deadline_ns) {
 template <typename Ready>
 bool Parker::Spin(Ready& ready, int64_t deadline_ns) {
   const int64_t budget = spin_budget_ns_.load(std::memory_order_relaxed);
-  if (budget <= 0) return false;
+  if (budget <= 0 || one_cpu_.load(std::memory_order_relaxed)) return false;
   const int64_t now = NowNs();
   const int64_t end = deadline_ns - now < budget ? deadline_ns : now + budget;
   for (uint32_t i = 1;; ++i) {

@@ -4,6 +4,8 @@
 #include "host/shell/io/parker.h"
 
 #include <doctest/doctest.h>
+#include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include <atomic>
@@ -257,3 +259,42 @@ TEST_CASE("parker: a busy pair makes no wake syscalls while the waiter finds wor
   CHECK(stats.wakes_skipped == kItems);
   CHECK(stats.spin_hits > 0);
 }
+
+#ifdef __linux__
+// Both threads allowed one CPU only (as under `taskset -c 0`): the waker cannot run while the
+// waiter spins, so the waiter stops spinning after its first park and reports a zero budget.
+TEST_CASE("parker: a waiter confined to one CPU does not spin") {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  auto pin = [&one] { return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0; };
+  constexpr uint64_t kRounds = 200;
+  std::atomic<uint64_t> turn{0};
+  Parker echo_parker, main_parker;
+  Watchdog watchdog("one-CPU ping-pong", 60s);
+  bool echo_pinned = false;
+  std::thread echo([&] {
+    echo_pinned = pin();
+    for (uint64_t i = 0; i < kRounds; ++i) {
+      echo_parker.Wait([&] { return turn.load(std::memory_order_acquire) == 2 * i + 1; });
+      turn.store(2 * i + 2, std::memory_order_release);
+      main_parker.Wake();
+    }
+  });
+  cpu_set_t before;
+  REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof before, &before) == 0);
+  REQUIRE(pin());
+  for (uint64_t i = 0; i < kRounds; ++i) {
+    turn.store(2 * i + 1, std::memory_order_release);
+    echo_parker.Wake();
+    main_parker.Wait([&] { return turn.load(std::memory_order_acquire) == 2 * i + 2; });
+  }
+  echo.join();
+  pthread_setaffinity_np(pthread_self(), sizeof before, &before);
+  REQUIRE(echo_pinned);
+  for (const Parker* parker : {&main_parker, &echo_parker}) {
+    CHECK(parker->Stats().parks > 0);
+    CHECK(parker->Stats().spin_budget_ns == 0);
+  }
+}
+#endif
