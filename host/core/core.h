@@ -142,7 +142,6 @@ class Core {
 // A plugin as the host knows it; plinth_plugin_t* points to one.
 struct plinth_plugin {
   plinth::host::Core* core = nullptr;
-  int32_t index = -1;
   std::string path;
   std::string name;
   const plinth_plugin_descriptor_t* descriptor = nullptr;

@@ -124,7 +124,6 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
   plugin->descriptor = d;
   plugin->handle = handle;
   plugin->optional = req.optional;
-  plugin->index = static_cast<int32_t>(plugins.size());
   for (const auto& [k, v] : req.options) options.SetPending(k, v, plugin->name);
 
   loading = plugin.get();
