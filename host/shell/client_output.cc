@@ -19,6 +19,13 @@ void FreeSeg(OutSeg& s) {
     s.release(s.release_arg);
 }
 
+// Inlined into ClientWrite, which empties the queue after every complete write.
+[[gnu::always_inline]] inline void FreeOutput(Client* c) {
+  for (OutSeg& seg : c->out) FreeSeg(seg);
+  c->out.clear();
+  c->out_bytes = 0;
+}
+
 // The copy segment at the tail of c's output, created when the tail is a reference.
 OutSeg& TailCopySeg(Client* c) {
   if (c->out.empty() || c->out.back().cap == 0) {
@@ -88,11 +95,7 @@ int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
   return PLINTH_OK;
 }
 
-void ClientFreeOutput(Client* c) {
-  for (OutSeg& seg : c->out) FreeSeg(seg);
-  c->out.clear();
-  c->out_bytes = 0;
-}
+void ClientFreeOutput(Client* c) { FreeOutput(c); }
 
 ClientSink::ClientSink(Client* c) : client(c) {
   item = SinkItem;
@@ -111,7 +114,7 @@ bool ClientWrite(Client* c) {
       ++n;
     }
     if (n == 0) {
-      ClientFreeOutput(c);
+      FreeOutput(c);
       break;
     }
     int64_t w = c->transport->spec.writev(c->transport->spec.ctx, c->conn, iov, n);
