@@ -19,10 +19,10 @@ const char* CallArg(plinth_call_t* call, int32_t i, size_t* len) {
   return call->argv[i];
 }
 
-void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
-          double dbl = 0, const char* ext = nullptr, int64_t aggregate = 0) {
-  call->core->AssertMainThread("reply_*");
-  if (!ReplyAccept(call, aggregate) || !call->sink) return;
+// Sends one reply item that ReplyAccept has let through.
+void Send(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
+          double dbl = 0, const char* ext = nullptr) {
+  if (!call->sink) return;
   plinth_reply_item_t item;
   item.struct_size = sizeof item;
   item.type = type;
@@ -34,17 +34,22 @@ void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data,
   call->sink->Item(item);
 }
 
+void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
+          double dbl = 0, const char* ext = nullptr, int64_t aggregate = 0) {
+  call->core->AssertMainThread("reply_*");
+  if (ReplyAccept(call, aggregate)) Send(call, type, integer, data, len, dbl, ext);
+}
+
 void ReplySimple(plinth_call_t* c, const char* s, size_t n) {
   Emit(c, PLINTH_REPLY_SIMPLE, 0, s, n);
 }
 void ReplyError(plinth_call_t* c, const char* s, size_t n) {
-  if (c->replies == 0) c->error_reply = true;
-  if (c->depth == 0 && c->replies > 0 && !c->untracked) {
-    c->dropped = true;
-    return;
-  }
+  c->core->AssertMainThread("reply_*");
+  const bool top = c->replies == 0;  // the command's reply is this error: a failed call
+  if (!ReplyAccept(c, 0)) return;    // a dropped error is not counted either
+  c->error_reply = c->error_reply || top;
   c->core->CountErrorReply({s, n});
-  Emit(c, PLINTH_REPLY_ERROR, 0, s, n);
+  Send(c, PLINTH_REPLY_ERROR, 0, s, n);
 }
 void ReplyInteger(plinth_call_t* c, int64_t v) { Emit(c, PLINTH_REPLY_INTEGER, v, nullptr, 0); }
 void ReplyBulk(plinth_call_t* c, const char* s, size_t n) { Emit(c, PLINTH_REPLY_BULK, 0, s, n); }
@@ -123,7 +128,7 @@ Db& CallDb(plinth_call_t* c) { return c->core->dbs[c->db]; }
 Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
   c->core->AssertMainThread("key_*");
   Entry* e = CallDb(c).Find(key);
-  if (e && e->expire_ms >= 0 && e->expire_ms <= c->now_ms) {
+  if (e && e->Expired(c->now_ms)) {
     c->core->ExpireKey(c->db, key);
     return nullptr;
   }
@@ -213,7 +218,7 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
 uint64_t KeyScan(plinth_call_t* c, uint64_t cursor, uint64_t count, plinth_key_visit_fn visit,
                  void* arg) {
   return CallDb(c).Scan(cursor, count, [&](Entry* e) {
-    if (e->expire_ms >= 0 && e->expire_ms <= c->now_ms) return;
+    if (e->Expired(c->now_ms)) return;
     visit(arg, e->key, e->klen, e->value);
   });
 }
@@ -222,7 +227,7 @@ int32_t KeyRandom(plinth_call_t* c, plinth_key_visit_fn visit, void* arg) {
   Db& db = CallDb(c);
   for (int tries = 0; tries < 100 && db.Size() > 0; ++tries) {
     Entry* e = db.Random();
-    if (e->expire_ms >= 0 && e->expire_ms <= c->now_ms) {
+    if (e->Expired(c->now_ms)) {
       if (db.Size() == db.ExpiringCount() && tries > 50) {
         visit(arg, e->key, e->klen, e->value);  // everything is volatile: like Redis, give one
         return 1;

@@ -66,7 +66,7 @@ uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
       int hit = 0;
       for (int k = 0; k < kSamplesPerRound && db.ExpiringCount() > 0; ++k) {
         Entry* e = db.RandomExpiring();
-        if (e->expire_ms <= now) {
+        if (e->Expired(now)) {
           ExpireKey(static_cast<int32_t>(i), std::string(e->Key()));
           ++hit;
         }

@@ -72,8 +72,12 @@ class Core {
   // Loads one plugin file: the file checks, dlopen, then LoadDescriptor. Returns true when it
   // is loaded; otherwise *error holds "plugin <path>: <stage>: <reason>" (already logged).
   bool LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::string* error);
-  // Checks a descriptor (entry, abi, descriptor stages) and runs its init; a failed init rolls
-  // back every registration. handle is the dlopen handle or nullptr.
+  // The entry stage (entry set, returns a descriptor), then LoadDescriptor. handle is the
+  // dlopen handle or nullptr; path labels the messages.
+  bool LoadEntry(plinth_plugin_entry_v1_fn entry, const std::string& path, void* handle,
+                 const PluginRequest& req, std::string* error);
+  // Checks a descriptor (abi, descriptor stages) and runs its init; a failed init rolls back
+  // every registration. handle is the dlopen handle or nullptr.
   bool LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path, void* handle,
                       const PluginRequest& req, std::string* error);
   // Runs the loaded plugins' shutdown hooks once, in reverse load order.
@@ -93,6 +97,9 @@ class Core {
   uint64_t ActiveExpireCycle(int64_t budget_us);
   // Counts one error reply ("CODE message") in INFO's stats and errorstats.
   void CountErrorReply(std::string_view msg);
+  // Sends an error reply of the host itself ("CODE message": unknown command, arity, auth, a
+  // protocol error) to sink and counts it.
+  void SendError(ReplySink& sink, std::string_view msg);
   // Whether s may run commands without AUTH.
   bool Authenticated(const Session& s) const { return s.authenticated || !has_password; }
 

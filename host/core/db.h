@@ -21,6 +21,8 @@ struct Entry {
   char key[];
 
   std::string_view Key() const { return {key, klen}; }
+  // Whether its time has come at now_ms (it has an expiry and it is not in the future).
+  bool Expired(int64_t now_ms) const { return expire_ms >= 0 && expire_ms <= now_ms; }
 };
 
 class Db {

@@ -40,17 +40,6 @@ bool ArityOk(const Command* cmd, int32_t argc) {
   return a > 0 ? argc == a : argc >= -a;
 }
 
-// An error reply of the host itself (unknown command, arity, auth, no reply).
-void HostError(Core& core, ReplySink& sink, std::string_view msg) {
-  core.CountErrorReply(msg);
-  plinth_reply_item_t item{};
-  item.struct_size = sizeof item;
-  item.type = PLINTH_REPLY_ERROR;
-  item.data = msg.data();
-  item.len = msg.size();
-  sink.Item(item);
-}
-
 // Completes the aggregates the handler left open with null elements, so the connection stays
 // in step with the client.
 void CompleteReply(plinth_call_t* c) {
@@ -104,13 +93,23 @@ void Core::CountErrorReply(std::string_view msg) {
   stats.errors[std::string(msg.substr(0, msg.find(' ')))]++;
 }
 
+void Core::SendError(ReplySink& sink, std::string_view msg) {
+  CountErrorReply(msg);
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_ERROR;
+  item.data = msg.data();
+  item.len = msg.size();
+  sink.Item(item);
+}
+
 void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
                    const size_t* argvlen) {
   s.last_interaction_ms = NowMs();
   Command* cmd = registry.FindCommand(std::string_view(argv[0], argvlen[0]));
   if (!cmd) {
     stats.unknown_commands++;
-    HostError(*this, sink, UnknownCommandError(argc, argv, argvlen));
+    SendError(sink, UnknownCommandError(argc, argv, argvlen));
     return;
   }
   s.last_command = cmd;
@@ -123,12 +122,12 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   }
   if (!ArityOk(cmd, argc)) {
     cmd->stats.rejected++;
-    HostError(*this, sink, "ERR wrong number of arguments for '" + cmd->name + "' command");
+    SendError(sink, "ERR wrong number of arguments for '" + cmd->name + "' command");
     return;
   }
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH)) {
     cmd->stats.rejected++;
-    HostError(*this, sink, "NOAUTH Authentication required.");
+    SendError(sink, "NOAUTH Authentication required.");
     return;
   }
   plinth_call call;
@@ -150,7 +149,7 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   stats.commands++;
   s.commands++;
   if (call.replies == 0) {
-    HostError(*this, sink, "ERR command '" + cmd->name + "' produced no reply");
+    SendError(sink, "ERR command '" + cmd->name + "' produced no reply");
   } else if (call.depth > 0) {
     CompleteReply(&call);
     Log(LogLevel::kWarning, "command '%s' returned an incomplete reply: completed with nulls",

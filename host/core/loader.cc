@@ -67,10 +67,14 @@ bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, s
   if (!handle) return fail(path, "open", dlerror());
 
   auto entry = reinterpret_cast<plinth_plugin_entry_v1_fn>(dlsym(handle, PLINTH_ENTRY_SYMBOL));
-  if (!entry) {
-    dlclose(handle);
-    return fail(path, "entry", "no symbol " PLINTH_ENTRY_SYMBOL);
-  }
+  if (!entry) dlclose(handle);
+  return LoadEntry(entry, path, entry ? handle : nullptr, req, error);
+}
+
+bool Core::LoadEntry(plinth_plugin_entry_v1_fn entry, const std::string& path, void* handle,
+                     const PluginRequest& req, std::string* error) {
+  Failer fail{*this, req.optional, error};
+  if (!entry) return fail(path, "entry", "no symbol " PLINTH_ENTRY_SYMBOL);
   const plinth_plugin_descriptor_t* d = entry();
   if (!d) return fail(path, "entry", PLINTH_ENTRY_SYMBOL " returned NULL");
   return LoadDescriptor(d, path, handle, req, error);

@@ -90,14 +90,7 @@ void ParseBatch(Client* c) {
 }
 
 void ReplyProtocolError(Client* c, const std::string& err) {
-  std::string msg = "ERR " + err;
-  c->shell->core.CountErrorReply(msg);
-  plinth_reply_item_t item{};
-  item.struct_size = sizeof item;
-  item.type = PLINTH_REPLY_ERROR;
-  item.data = msg.data();
-  item.len = msg.size();
-  c->sink.Item(item);
+  c->shell->core.SendError(c->sink, "ERR " + err);
   c->shell->core.Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s",
                      err.c_str(), static_cast<unsigned long long>(c->session.id), c->peer.c_str());
   c->session.close_after_reply = true;

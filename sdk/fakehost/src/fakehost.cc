@@ -114,9 +114,7 @@ struct FakeHost::Impl {
     if (d >= static_cast<int32_t>(core.dbs.size())) return nullptr;
     return core.dbs[d].Find(key);
   }
-  bool Live(const host::Entry* e) const {
-    return e && (e->expire_ms < 0 || e->expire_ms > env.now_ms);
-  }
+  bool Live(const host::Entry* e) const { return e && !e->Expired(env.now_ms); }
 };
 
 FakeHost::FakeHost() : impl_(std::make_unique<Impl>()) {}
@@ -127,19 +125,9 @@ const plinth_host_api_t* FakeHost::Api() const { return &impl_->table; }
 plinth_host_api_t* FakeHost::MutableApi() { return &impl_->table; }
 
 bool FakeHost::Load(plinth_plugin_entry_v1_fn entry, std::string_view path) {
-  const plinth_plugin_descriptor_t* d = entry ? entry() : nullptr;
-  if (!entry) {
-    impl_->load_error = "plugin " + std::string(path) + ": entry: no symbol " PLINTH_ENTRY_SYMBOL;
-    impl_->env.Log(host::LogLevel::kWarning, "", impl_->load_error);
-    return false;
-  }
-  if (!d) {
-    impl_->load_error =
-        "plugin " + std::string(path) + ": entry: " PLINTH_ENTRY_SYMBOL " returned NULL";
-    impl_->env.Log(host::LogLevel::kWarning, "", impl_->load_error);
-    return false;
-  }
-  return Load(d, path);
+  impl_->load_error.clear();
+  return impl_->core.LoadEntry(entry, std::string(path), nullptr, host::PluginRequest{},
+                               &impl_->load_error);
 }
 
 bool FakeHost::Load(const plinth_plugin_descriptor_t* descriptor, std::string_view path) {
