@@ -6,7 +6,9 @@ import os
 import shutil
 import subprocess
 
-COLORS = ["#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2"]
+# Enough colours for a server at three IO-thread counts, its variants and the peers.
+COLORS = ["#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948",
+          "#ff9da7", "#9c755f", "#bab0ac", "#1b3a5c", "#8c1c13"]
 
 
 def _table(path, summary, cases, metric, servers):

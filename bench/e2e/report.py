@@ -1,9 +1,12 @@
-"""Turns the rows of a run into raw.csv (every repetition), summary.csv (median, min, max and
-the ratio to the baseline server per case and metric) and results.md (Markdown tables)."""
+"""Turns the rows of a run into raw.csv (every repetition), summary.csv (median, min, max, the
+ratio to the baseline server and to the same server at one IO thread, per case and metric) and
+results.md (Markdown tables)."""
 
 import csv
 import os
 import statistics
+
+from servers import io_family
 
 RAW_FIELDS = ["server", "rep", "case", "metric", "unit", "better", "value"]
 
@@ -72,17 +75,35 @@ def verdict(stats, server, baseline, better):
     return "better" if wins else "worse"
 
 
+def io1_of(server, servers):
+    """The io1 variant of the same server for "<name> io<N>" with N > 1, when servers has it."""
+    name, n = io_family(server)
+    ref = "%s io1" % name
+    return ref if n is not None and n > 1 and ref in servers else None
+
+
+def io_pairs(servers):
+    """[(column title, server, its io1 variant)] for every variant with more than one IO
+    thread whose io1 variant ran too."""
+    return [("%s / io1" % s, s, io1_of(s, servers)) for s in servers if io1_of(s, servers)]
+
+
 def write_summary(path, summary, servers, baseline):
+    """One line per case, metric and server; ratio_to_io1 compares "<name> io<N>" with
+    "<name> io1" (empty for other servers)."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "metric", "unit", "better", "server", "median", "min", "max", "reps",
-                    "ratio_to_" + baseline])
+                    "ratio_to_" + baseline, "ratio_to_io1"])
         for (case, metric), e in summary.items():
             for s, st in e["stats"].items():
                 r = ratio(e["stats"], s, baseline)
+                ref = io1_of(s, servers)
+                r1 = ratio(e["stats"], s, ref) if ref else None
                 w.writerow([case, metric, e["unit"], e["better"], s, "%.6g" % st.median,
                             "%.6g" % st.min, "%.6g" % st.max, len(st.values),
-                            "" if r is None else "%.4f" % r])
+                            "" if r is None else "%.4f" % r,
+                            "" if r1 is None else "%.4f" % r1])
 
 
 def fmt(v):
@@ -106,6 +127,11 @@ SECTIONS = [
     ("Server CPU seconds per 100k requests (lower is better)", ["cpu per 100k"]),
     ("Main thread's CPU seconds per 100k requests (lower is better; its inverse is the ceiling "
      "IO threads can lift throughput to)", ["main-thread cpu per 100k"]),
+    ("Other threads' CPU seconds per 100k requests (all threads minus the main thread: the IO "
+     "threads' share)", ["io-thread cpu per 100k"]),
+    ("Main-thread ceiling (req/s per main-thread CPU second: the throughput if the main thread "
+     "were the bottleneck on a machine with enough cores; higher is better)",
+     ["main-thread ceiling"]),
     ("redis-benchmark p99 latency (ms, lower is better)", ["p99 latency"]),
     ("Memory (lower is better)", ["RSS after load", "RSS per key"]),
     ("Fixed rate: server CPU (% of one core, lower is better)", ["server CPU"]),
@@ -121,11 +147,62 @@ SECTIONS = [
 
 # Metrics about the harness itself, where comparing servers means nothing.
 NO_VERDICT = {"reply rate", "generator lag p99"}
+# Metrics shown without ratios: the other threads' CPU is about nothing for one thread.
+NO_RATIO = {"io-thread cpu per 100k"}
+# Metrics also compared between a server's IO-thread variants (ioN / io1).
+IO_COMPARED = {"throughput", "cpu per 100k", "main-thread cpu per 100k", "main-thread ceiling",
+               "p99 latency", "server CPU", "p50 latency", "p99.9 latency"}
+# Up to this many servers the ratios to the baseline share the table of the values; with more
+# they get a table of their own.
+WIDE = 4
+
+
+def _cell(e, s, k, summary):
+    """median (min–max) of server s, and whether the fixed rate was held."""
+    st = e["stats"].get(s)
+    if st is None:
+        return "n/a"
+    cell = fmt(st.median)
+    if len(st.values) > 1:
+        cell += " (%s–%s)" % (fmt(st.min), fmt(st.max))
+    if k[1] == "reply rate":
+        held = summary.get((k[0], "rate held"), {}).get("stats", {}).get(s)
+        if held is not None:
+            cell += ", held" if held.min >= 1 else ", NOT held in %d of %d" % (
+                sum(1 for v in held.values if v < 1), len(held.values))
+    return cell
+
+
+def _ratio_cell(e, k, server, reference):
+    if k[1] in NO_VERDICT:
+        return ""
+    r = ratio(e["stats"], server, reference)
+    if r is None:
+        return "n/a"
+    return "%.2f× (%s)" % (r, verdict(e["stats"], server, reference, e["better"]))
+
+
+def _table(title, summary, keys, metrics, servers, pairs):
+    """One Markdown table: a row per (case, metric) key, a column per server (median (min–max)),
+    then one per pair (column title, server, reference): the ratio of medians and a verdict."""
+    head = ["case"] + list(servers) + [p[0] for p in pairs]
+    lines = ["### " + title, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for k in keys:
+        e = summary[k]
+        cells = [k[0] if len(metrics) == 1 else "%s, %s" % (k[0], k[1])]
+        cells += [_cell(e, s, k, summary) for s in servers]
+        cells += [_ratio_cell(e, k, s, ref) for _, s, ref in pairs]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def markdown(summary, servers, baseline, fixed_cases):
-    """The tables of every section that has data, as one Markdown string."""
-    others = [s for s in servers if s != baseline]
+    """The tables of every section that has data, as one Markdown string. With more than WIDE
+    servers the ratios to the baseline follow in a table of their own; when servers ran at
+    several IO-thread counts, a table compares each "<name> io<N>" with "<name> io1"."""
+    base_pairs = [("%s / %s" % (s, baseline), s, baseline) for s in servers
+                  if s != baseline] if baseline in servers else []
+    io = io_pairs(servers)
     lines = []
     used = set()
     for title, metrics in SECTIONS:
@@ -135,41 +212,18 @@ def markdown(summary, servers, baseline, fixed_cases):
             continue
         used.update(keys)
         keys.sort(key=lambda k: summary[k]["order"])
-        head = ["case"] + [s for s in servers]
-        head += ["%s / %s" % (s, baseline) for s in others if baseline in servers]
-        lines += ["### " + title, "", "| " + " | ".join(head) + " |",
-                  "|" + "---|" * len(head)]
-        for k in keys:
-            e = summary[k]
-            label = k[0] if len(metrics) == 1 else "%s, %s" % (k[0], k[1])
-            cells = [label]
-            for s in servers:
-                st = e["stats"].get(s)
-                if st is None:
-                    cells.append("n/a")
-                    continue
-                cell = fmt(st.median)
-                if len(st.values) > 1:
-                    cell += " (%s–%s)" % (fmt(st.min), fmt(st.max))
-                if k[1] == "reply rate":
-                    held = summary.get((k[0], "rate held"), {}).get("stats", {}).get(s)
-                    if held is not None:
-                        cell += ", held" if held.min >= 1 else ", NOT held in %d of %d" % (
-                            sum(1 for v in held.values if v < 1), len(held.values))
-                cells.append(cell)
-            for s in others:
-                if baseline not in servers:
-                    continue
-                r = ratio(e["stats"], s, baseline)
-                if k[1] in NO_VERDICT:
-                    cells.append("")
-                elif r is None:
-                    cells.append("n/a")
-                else:
-                    cells.append("%.2f× (%s)" % (r, verdict(e["stats"], s, baseline,
-                                                            e["better"])))
-            lines.append("| " + " | ".join(cells) + " |")
-        lines.append("")
+        pairs = [] if set(metrics) <= NO_RATIO else base_pairs
+        if len(servers) <= WIDE:
+            lines += _table(title, summary, keys, metrics, servers, pairs)
+        else:
+            lines += _table(title, summary, keys, metrics, servers, [])
+            if pairs and not set(metrics) <= NO_VERDICT:
+                lines += _table("%s: relative to %s" % (title.split(" (")[0], baseline), summary,
+                                keys, metrics, [], pairs)
+        io_keys = [k for k in keys if k[1] in IO_COMPARED]
+        if io and io_keys:
+            lines += _table("%s: each server's IO threads relative to its io1" %
+                            title.split(" (")[0], summary, io_keys, metrics, [], io)
     return "\n".join(lines)
 
 

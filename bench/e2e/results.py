@@ -10,6 +10,7 @@ import cases
 import micro
 import plots
 import report
+from servers import io_family
 
 
 def servers_of(rows, preferred=()):
@@ -18,10 +19,17 @@ def servers_of(rows, preferred=()):
     return [s for s in preferred if s in seen] + [s for s in seen if s not in preferred]
 
 
+def baseline_of(servers):
+    """The server the ratios compare with: Debian's redis-server ("redis"), or its variant
+    with the fewest IO threads ("redis io1"), else the first server."""
+    redis = sorted((io_family(s)[1] or 0, s) for s in servers if io_family(s)[0] == "redis")
+    return redis[0][1] if redis else (servers[0] if servers else "")
+
+
 def write(out, rows, servers, meta, compare_dir=None, publish_png=None):
     """Writes everything into out. meta: {"env": {..}, "notes": [..], "errors": [..],
-    "micro": [..]}. Returns the PNG paths written."""
-    baseline = "redis" if "redis" in servers else (servers[0] if servers else "")
+    "micro": [..], "servers": [names in run order]}. Returns the PNG paths written."""
+    baseline = baseline_of(servers)
     report.write_raw(os.path.join(out, "raw.csv"), rows)
     with open(os.path.join(out, "run.json"), "w") as f:
         json.dump(meta, f, indent=1)
@@ -71,5 +79,5 @@ def rewrite(out, compare_dir=None, publish_png=None):
         r["rep"] = int(r["rep"])
     with open(os.path.join(out, "run.json")) as f:
         meta = json.load(f)
-    return write(out, rows, servers_of(rows, ("plinth", "redis")), meta, compare_dir,
-                 publish_png)
+    preferred = meta.get("servers") or ("plinth", "redis")
+    return write(out, rows, servers_of(rows, preferred), meta, compare_dir, publish_png)

@@ -2,12 +2,15 @@
 """Plinth's end-to-end benchmark: builds a release build, runs plinth-server next to Debian's
 redis-server (and any --server NAME=PATH), each pinned to CPU 0 with persistence off while the
 load runs on CPU 1, and writes raw.csv, summary.csv, results.md and PNG plots into a results
-folder. See docs/performance.md. Standard library only."""
+folder. --io-threads 1,2,4 runs every server once per IO-thread count. See
+docs/performance.md. Standard library only."""
 
 import argparse
 import datetime
 import os
 import platform
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,12 +24,52 @@ import cases  # noqa: E402
 import micro  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
-from servers import RunningServer, ServerSpec, plinth_plugin_args  # noqa: E402
+from servers import (RunningServer, ServerSpec, io_variants, plinth_plugin_args,  # noqa: E402
+                     slug)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHASES = ("throughput", "memory", "fixed", "callgrind")
 # The peers of ../shared/anchors: (name in the tables, binary under the anchors folder).
 ANCHORS = (("valkey9", "valkey-9.1.2/valkey-server"), ("redis8", "redis-8.0.6/redis-server"))
+
+
+def cpu_list(text):
+    """argparse type: a taskset CPU list ("0", "0,1", "0-3") or "none" (unpinned: None)."""
+    if text.strip().lower() == "none":
+        return None
+    if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", text.strip()):
+        raise argparse.ArgumentTypeError("want a CPU list like 0, 0,1 or 0-3, or none: %r" %
+                                         text)
+    return text.strip()
+
+
+def cpus_in(cpu):
+    """The CPU numbers of a taskset CPU list (empty for None)."""
+    out = set()
+    for part in (cpu or "").split(","):
+        if part:
+            lo, _, hi = part.partition("-")
+            out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def io_counts(text):
+    """argparse type: a comma-separated list of IO-thread counts, each at least 1."""
+    try:
+        counts = [int(n) for n in text.split(",") if n.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("want counts of 1 or more like 1,2,4: %r" % text)
+    return list(dict.fromkeys(counts))
+
+
+def variant_arg(text):
+    """argparse type: NAME=EXTRA_ARGS, the arguments shell-split."""
+    name, eq, args = text.partition("=")
+    if not eq or not name.strip():
+        raise argparse.ArgumentTypeError("want NAME=EXTRA_ARGS, got %r" % text)
+    return name.strip(), shlex.split(args)
 
 
 def parse_args(argv):
@@ -65,8 +108,22 @@ def parse_args(argv):
     p.add_argument("--callgrind-requests", type=int, default=20000)
     p.add_argument("--micro", action="store_true",
                    help="also run the micro-benchmarks of the build (bench/micro)")
-    p.add_argument("--server-cpu", type=int, default=0)
-    p.add_argument("--client-cpu", type=int, default=1)
+    p.add_argument("--server-cpu", type=cpu_list, default="0",
+                   help="CPUs of every server: a taskset list (0, 0,1, 0-3) or none (default 0)")
+    p.add_argument("--client-cpu", type=cpu_list, default="1",
+                   help="CPUs of the load generators, as --server-cpu (default 1)")
+    p.add_argument("--io-threads", type=io_counts, default=[1], metavar="LIST",
+                   help="run every server once per count, e.g. 1,2,4: variants '<name> io<N>' "
+                        "with --io-threads N (default 1: no flag, plain names)")
+    p.add_argument("--plinth-args", default="", metavar="ARGS",
+                   help="extra arguments for every plinth variant (shell-split), e.g. "
+                        "'--io-threads-adaptive no'")
+    p.add_argument("--variant", action="append", default=[], type=variant_arg,
+                   metavar="NAME=EXTRA_ARGS",
+                   help="one more plinth variant with these extra arguments (repeatable), e.g. "
+                        "'plinth-spin=--io-threads-park no'")
+    p.add_argument("--cases", metavar="REGEX",
+                   help="only the throughput cases whose name matches, e.g. '^(GET|SET) 512B'")
     p.add_argument("--compare", metavar="RESULTS_DIR",
                    help="count how many medians fall inside that earlier run's min-max")
     p.add_argument("--publish", action="store_true",
@@ -87,6 +144,25 @@ def parse_args(argv):
     bad = a.skip - set(PHASES)
     if bad:
         p.error("unknown phase(s) in --skip: %s" % ",".join(sorted(bad)))
+    cpus = os.sched_getaffinity(0)
+    for flag, cpu in (("--server-cpu", a.server_cpu), ("--client-cpu", a.client_cpu)):
+        missing = cpus_in(cpu) - cpus
+        if missing and len(cpus) >= 2:  # with fewer, nothing is pinned anyway
+            p.error("%s %s: CPU %s not available here (this process may use %s)" % (
+                flag, cpu, ",".join(map(str, sorted(missing))), ",".join(map(str, sorted(cpus)))))
+    a.plinth_args = shlex.split(a.plinth_args)
+    a.cases_re = None
+    if a.cases:
+        try:
+            a.cases_re = re.compile(a.cases)
+        except re.error as e:
+            p.error("--cases: %s" % e)
+        if not any(a.cases_re.search(c.name) for c in cases.throughput_cases()):
+            p.error("--cases %r matches none of: %s" % (a.cases, ", ".join(
+                c.name for c in cases.throughput_cases())))
+    names = [v[0] for v in a.variant]
+    if len(set(names)) != len(names) or "plinth" in names:
+        p.error("--variant names must differ from each other and from 'plinth'")
     return a
 
 
@@ -111,18 +187,39 @@ class Tools:
     """Binaries and pinning shared by every case."""
 
     def __init__(self, a, cpus):
+        """cpus: the CPUs this process may use; with fewer than 2 nothing is pinned."""
         self.redis_benchmark = a.redis_benchmark
         self.loadgen = a.loadgen or os.path.join(a.build_dir, "bin", "plinth-loadgen")
-        pinned = cpus >= 2
-        self.server_cpu = a.server_cpu if pinned else None
-        self.client_cpu = a.client_cpu if pinned else None
+        self.pinned = len(cpus) >= 2
+        self.server_cpu = a.server_cpu if self.pinned else None
+        self.client_cpu = a.client_cpu if self.pinned else None
         self.case_timeout = 120 if a.smoke else 900
+
+    def pinning(self, max_threads):
+        """The environment table's line about pinning; max_threads: the most IO threads of a
+        variant."""
+        if not self.pinned:
+            return "none (fewer than 2 CPUs)"
+        where = lambda cpu: "unpinned" if cpu is None else "on CPU %s" % cpu
+        text = "server %s, load generators %s" % (where(self.server_cpu),
+                                                  where(self.client_cpu))
+        warn = []
+        n = len(cpus_in(self.server_cpu))
+        if self.server_cpu is not None and max_threads > n:
+            warn.append("up to %d IO threads share the server's %d CPU%s" % (
+                max_threads, n, "" if n == 1 else "s"))
+        if cpus_in(self.server_cpu) & cpus_in(self.client_cpu):
+            warn.append("server and load generators share CPUs")
+        return text + ("" if not warn else " (%s)" % "; ".join(warn))
 
 
 def server_specs(a):
+    """The servers to run, each once per --io-threads count (see servers.io_variants): plinth,
+    the --variant plinth variants, Debian's redis-server, the anchors and every --server."""
     plinth = a.plinth_server or os.path.join(a.build_dir, "bin", "plinth-server")
     args, note = plinth_plugin_args(a.plinth_plugins, plinth, a.plugin_dir)
-    specs = [ServerSpec("plinth", "plinth", plinth, args, note)]
+    base = ServerSpec("plinth", "plinth", plinth, args, note).variant("plinth", a.plinth_args)
+    specs = [base] + [base.variant(name, extra) for name, extra in a.variant]
     if not a.no_redis:
         if a.redis_server and os.path.exists(a.redis_server):
             specs.append(ServerSpec("redis", "redis", a.redis_server))
@@ -139,9 +236,18 @@ def server_specs(a):
             raise SystemExit("--server wants NAME=PATH, got %r" % s)
         spec = ServerSpec(name, "redis", path)
         if spec.version().startswith("plinth-server"):  # another Plinth build, for before/after
-            spec = ServerSpec(name, "plinth", path)
+            spec = ServerSpec(name, "plinth", path).variant(name, a.plinth_args)
         specs.append(spec)
-    return specs
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise SystemExit("two servers are named alike: %s" % ", ".join(names))
+    variants = io_variants(specs, a.io_threads)
+    if a.io_threads != [1]:
+        for s in {s.path: s for s in specs}.values():
+            if not s.knows_option("io-threads"):
+                print("warning: %s does not list --io-threads in --help; its io variants "
+                      "will fail to start" % s.path)
+    return variants
 
 
 def environment(a, specs, tools):
@@ -161,16 +267,29 @@ def environment(a, specs, tools):
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         "machine": "%s, %d CPUs, %s" % (model, os.cpu_count() or 0, platform.release()),
         "commit": (cmd(["git", "rev-parse", "--short", "HEAD"]) or "?") + dirty,
-        "servers": "; ".join("%s: %s%s" % (s.name, s.version(), " (%s)" % s.note if s.note
-                                           else "") for s in specs),
-        "pinning": ("server on CPU %s, load generators on CPU %s" %
-                    (tools.server_cpu, tools.client_cpu)) if tools.server_cpu is not None
-        else "none (fewer than 2 CPUs)",
+        "servers": "; ".join(dict.fromkeys(
+            "%s%s" % (s.version(), " (%s)" % s.note if s.note else "") for s in specs)),
+        "pinning": tools.pinning(max_io_threads(specs)),
         "repetitions": str(a.reps),
-        "command": " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+        "command": shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
         "load average at start": " ".join("%.2f" % x for x in os.getloadavg()),
     }
+    if any(s.added for s in specs):
+        env["variants"] = "; ".join("%s: %s" % (s.name, shlex.join(s.added) or "as is")
+                                    for s in specs)
+    if a.cases:
+        env["throughput cases"] = "matching %s" % a.cases
     return env
+
+
+def max_io_threads(specs):
+    """The largest --io-threads count on any spec's command line (1 when none names one)."""
+    top = 1
+    for s in specs:
+        for i, arg in enumerate(s.extra_args[:-1]):
+            if arg == "--io-threads" and s.extra_args[i + 1].isdigit():
+                top = max(top, int(s.extra_args[i + 1]))
+    return top
 
 
 def run_matrix(a, specs, tools, out, log, errors, notes):
@@ -181,11 +300,13 @@ def run_matrix(a, specs, tools, out, log, errors, notes):
         for spec in order:
             def start(tag):
                 return RunningServer(spec, os.path.join(out, "work", "%s-%d-%s" % (
-                    spec.name, rep, tag)), os.path.join(out, "logs", "%s.log" % spec.name),
+                    slug(spec.name), rep, tag)), os.path.join(out, "logs", "%s.log" %
+                                                              slug(spec.name)),
                     tools.server_cpu)
             phases = []
             if "throughput" not in a.skip:
-                phases.append(("throughput", lambda s: cases.throughput(tools, s, a.scale, log)))
+                phases.append(("throughput", lambda s: cases.throughput(tools, s, a.scale, log,
+                                                                        a.cases_re)))
             if "memory" not in a.skip or "fixed" not in a.skip:
                 def mem_fixed(s):
                     r = [] if "memory" in a.skip else cases.memory(s, a.memory_keys)
@@ -217,11 +338,11 @@ def run_callgrind(a, specs, tools, out, log, errors):
     rows = []
     for spec in specs:
         print("callgrind: %s" % spec.name, flush=True)
-        work = os.path.join(out, "work", "%s-callgrind" % spec.name)
+        work = os.path.join(out, "work", "%s-callgrind" % slug(spec.name))
         wrapper = ["valgrind", "--tool=callgrind", "--callgrind-out-file=%s" %
                    os.path.join(work, "callgrind.out.%p")]
         factory = lambda: RunningServer(spec, work, os.path.join(out, "logs", "%s.log" %
-                                                                 spec.name),
+                                                                 slug(spec.name)),
                                         tools.server_cpu, wrapper=wrapper, ready_timeout=120)
         try:
             got = cases.callgrind(tools, factory, a.callgrind_requests, log)
@@ -256,7 +377,7 @@ def main(argv):
     build(a, log)
     if not a.redis_benchmark:
         raise SystemExit("redis-benchmark not found (Debian package redis-tools)")
-    tools = Tools(a, len(os.sched_getaffinity(0)))
+    tools = Tools(a, os.sched_getaffinity(0))
     specs = server_specs(a)
     for s in specs:
         if not os.path.exists(s.path):
@@ -276,7 +397,8 @@ def main(argv):
     rows += run_callgrind(a, specs, tools, out, log, errors)
     env["duration"] = "%.0f s" % (time.monotonic() - started)
     env["load average at end"] = " ".join("%.2f" % x for x in os.getloadavg())
-    meta = {"env": env, "notes": notes, "errors": errors, "micro": micro_rows}
+    meta = {"env": env, "notes": notes, "errors": errors, "micro": micro_rows,
+            "servers": [s.name for s in specs]}
     servers = results.servers_of(rows, [s.name for s in specs])
     written = results.write(out, rows, servers, meta, a.compare,
                             PUBLISHED_PNG if a.publish else None)

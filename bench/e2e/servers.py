@@ -1,7 +1,10 @@
-"""Starting, measuring and stopping the servers under test. Every server runs pinned to one CPU
-(taskset) with persistence off, on a free loopback port, in its own scratch directory."""
+"""Starting, measuring and stopping the servers under test. Every server runs pinned to its
+CPUs (taskset) with persistence off, on a free loopback port, in its own scratch directory. A
+server can run as several variants (IO-thread counts, extra arguments), each a ServerSpec."""
 
 import os
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -14,16 +17,56 @@ import resp
 PLINTH_DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys"]
 
 
-class ServerSpec:
-    """One server binary to compare. kind is "plinth" or "redis" (redis-server and anything
-    that takes its command line, such as valkey-server)."""
+# A variant's name: "<server> io<N>" (see io_variants).
+IO_NAME = re.compile(r"^(.*) io(\d+)$")
 
-    def __init__(self, name, kind, path, extra_args=None, note=""):
+
+class ServerSpec:
+    """One server binary to compare, or one variant of it. kind is "plinth" or "redis"
+    (redis-server and anything that takes its command line, such as valkey-server). added: the
+    arguments this variant adds to the server's usual command line (shown in the report)."""
+
+    def __init__(self, name, kind, path, extra_args=None, note="", added=None):
         self.name = name
         self.kind = kind
         self.path = path
         self.extra_args = list(extra_args or [])
         self.note = note
+        self.added = list(added or [])
+        self._version = None
+
+    def variant(self, name, args):
+        """A copy of this spec named name, with args appended to its command line."""
+        v = ServerSpec(name, self.kind, self.path, self.extra_args + list(args), self.note,
+                       self.added + list(args))
+        v._version = self._version
+        return v
+
+    def io_thread_args(self, n):
+        """The arguments that run this server with n IO threads (Redis's --io-threads: 1 is
+        the main thread alone). Redis before 8 (and Valkey before 8) thread only the writes
+        unless also told --io-threads-do-reads yes; Redis 8 and Valkey 8+ always thread reads
+        and accept that option only as a hidden, ignored leftover, so it is not passed there."""
+        args = ["--io-threads", str(n)]
+        if self.kind == "redis" and n > 1 and self.threads_reads_only_on_request():
+            args += ["--io-threads-do-reads", "yes"]
+        return args
+
+    def threads_reads_only_on_request(self):
+        """True for Redis and Valkey before version 8, from --version."""
+        m = re.match(r"(Redis|Valkey) server v=(\d+)\.", self.version())
+        return bool(m) and int(m.group(2)) < 8
+
+    def knows_option(self, name):
+        """Whether plinth-server --help lists --name (always True for the redis kind)."""
+        if self.kind != "plinth":
+            return True
+        try:
+            out = subprocess.run([self.path, "--help"], capture_output=True, text=True,
+                                 timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return re.search(r"--%s\b(?!-)" % re.escape(name), out.stdout + out.stderr) is not None
 
     def args(self, port, workdir):
         if self.kind == "plinth":
@@ -33,12 +76,42 @@ class ServerSpec:
                 "no"] + self.extra_args
 
     def version(self):
-        try:
-            out = subprocess.run([self.path, "--version"], capture_output=True, text=True,
-                                 timeout=10)
-            return (out.stdout or out.stderr).strip().splitlines()[0]
-        except (OSError, subprocess.SubprocessError, IndexError):
-            return "unknown"
+        """The first line of --version (asked once)."""
+        if self._version is None:
+            try:
+                out = subprocess.run([self.path, "--version"], capture_output=True, text=True,
+                                     timeout=10)
+                self._version = (out.stdout or out.stderr).strip().splitlines()[0]
+            except (OSError, subprocess.SubprocessError, IndexError):
+                self._version = "unknown"
+        return self._version
+
+
+def io_variants(specs, counts):
+    """Each spec once per IO-thread count N of counts, named "<name> io<N>" and run with
+    io_thread_args(N). counts [1] leaves the specs as they are (one thread is every server's
+    default, so no flag is passed). A spec whose arguments already name --io-threads (a
+    --variant that fixes its own count) runs once, as it is."""
+    if list(counts) == [1]:
+        return list(specs)
+    out = []
+    for s in specs:
+        if "--io-threads" in s.extra_args:
+            out.append(s)
+            continue
+        out += [s.variant("%s io%d" % (s.name, n), s.io_thread_args(n)) for n in counts]
+    return out
+
+
+def io_family(name):
+    """(server, N) for a variant named "<server> io<N>", else (name, None)."""
+    m = IO_NAME.match(name)
+    return (m.group(1), int(m.group(2))) if m else (name, None)
+
+
+def slug(name):
+    """name as a file name: spaces and slashes become dashes."""
+    return re.sub(r"[\s/]+", "-", name)
 
 
 def plinth_plugin_args(mode, server_path, plugin_dir):
@@ -75,7 +148,8 @@ def free_port():
 
 
 def pin(cpu, argv):
-    """argv run on CPU cpu (None: unpinned)."""
+    """argv run on the CPUs of cpu, a taskset CPU list such as "0", "0,1" or "0-3" (None:
+    unpinned)."""
     if cpu is None or not shutil.which("taskset"):
         return argv
     return ["taskset", "-c", str(cpu)] + argv
@@ -99,7 +173,7 @@ class RunningServer:
         os.makedirs(workdir, exist_ok=True)
         argv = pin(cpu, list(wrapper or []) + spec.args(self.port, workdir))
         self.log = open(log_path, "ab")
-        self.log.write(("$ %s\n" % " ".join(argv)).encode())
+        self.log.write(("$ %s\n" % shlex.join(argv)).encode())
         self.log.flush()
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
                                      cwd=workdir, start_new_session=True)
