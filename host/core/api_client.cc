@@ -18,12 +18,12 @@ std::string ClientListLine(const Session& s, const ConnFields& f) {
                 "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=N db=%d "
                 "sub=0 psub=0 ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=0 "
                 "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
-                "redir=-1 resp=%d lib-name=%s lib-ver=%s",
+                "redir=-1 resp=%d lib-name=%s lib-ver=%s io-thread=%d",
                 static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()),
                 f.addr.data(), static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd,
                 s.name.c_str(), static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s),
                 s.db, f.qbuf, f.qbuf_free, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto,
-                s.lib_name.c_str(), s.lib_ver.c_str());
+                s.lib_name.c_str(), s.lib_ver.c_str(), f.io_thread);
   return buf;
 }
 

@@ -118,6 +118,14 @@ int32_t ListenerAdd(plinth_plugin_t* self, int32_t transport_id, int32_t fd, con
 
 int64_t TimeUs(plinth_plugin_t* self) { return self ? self->core->NowUs() : 0; }
 
+void ConnNotify(plinth_conn_t* conn, uint32_t events) {
+  if (conn && conn->env) conn->env->ConnNotify(conn, events);
+}
+
+void ConnReleased(plinth_conn_t* conn, uint64_t total) {
+  if (conn && conn->env) conn->env->ConnReleased(conn, total);
+}
+
 }  // namespace
 
 void TimerStop(plinth_timer_t* t) {
@@ -147,6 +155,8 @@ void FillServerApi(plinth_host_api_t* t) {
   t->loop_post = LoopPost;
   t->listener_add = ListenerAdd;
   t->time_us = TimeUs;
+  t->conn_notify = ConnNotify;
+  t->conn_released = ConnReleased;
 }
 
 const plinth_host_api_t* HostApi() {

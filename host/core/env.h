@@ -22,6 +22,13 @@ struct plinth_timer {
   void* arg = nullptr;
 };
 
+// The host's side of a transport connection: the env that drives it and that env's record of
+// it (the shell's Client).
+struct plinth_conn {
+  plinth::host::Env* env = nullptr;
+  void* owner = nullptr;
+};
+
 namespace plinth::host {
 
 enum class LogLevel : uint32_t { kDebug = 0, kVerbose = 1, kNotice = 2, kWarning = 3 };
@@ -56,6 +63,11 @@ class Env {
   // Appends the env's fields of an INFO section ("clients", "memory", "server") to out, in
   // "name:value\r\n" lines.
   virtual void InfoFields(std::string_view section, std::string* out) = 0;
+
+  // conn_notify and conn_released of a transport connection (ABI contracts in plugin.h). Any
+  // thread. An env without transports (the fake host) ignores them.
+  virtual void ConnNotify(plinth_conn_t*, uint32_t) {}
+  virtual void ConnReleased(plinth_conn_t*, uint64_t) {}
 };
 
 }  // namespace plinth::host

@@ -46,6 +46,7 @@ void Server_(Core& s, std::string& o) {
 }
 
 void Clients(Core& s, std::string& o) { s.env().InfoFields("clients", &o); }
+void IoThreads(Core& s, std::string& o) { s.env().InfoFields("io_threads", &o); }
 
 void Memory(Core& s, std::string& o) {
   s.env().InfoFields("memory", &o);
@@ -148,6 +149,7 @@ const HostSection kSections[] = {
     {"plugins", "Plugins", Plugins, false},
     {"commandstats", "Commandstats", CommandStats, false},
     {"errorstats", "Errorstats", ErrorStats, true},
+    {"io_threads", "IO_threads", IoThreads, false},
     {"keyspace", "Keyspace", Keyspace, true},
 };
 

@@ -33,6 +33,7 @@ struct ConnFields {
   int fd = -1;
   int64_t age_s = 0, idle_s = 0;
   size_t qbuf = 0, qbuf_free = 0, rbs = 0, oll = 0, omem = 0, tot_mem = 0;
+  int io_thread = 0;  // the IO thread serving it (0: the main thread)
 };
 
 // The CLIENT LIST line of a client (Redis's fields, no trailing newline).

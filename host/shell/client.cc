@@ -21,6 +21,7 @@ void OnPoll(uv_poll_t* h, int status, int events);
 void ClientSetPollEvents(Client* c, int events) {
   if (c->closed || events == c->poll_events) return;
   c->poll_events = events;
+  if (c->fd < 0) return;  // the transport notifies; poll_events says what we wait for
   if (events)
     uv_poll_start(&c->poll, events, OnPoll);
   else
@@ -30,6 +31,14 @@ void ClientSetPollEvents(Client* c, int events) {
 namespace {
 
 void OnPollClosed(uv_handle_t* h) { delete static_cast<Client*>(h->data); }
+
+// Frees the retired output segments whose bytes the transport released.
+void FreeRetired(Client* c, uint64_t upto) {
+  while (!c->retired.empty() && c->retired.front().end <= upto) {
+    ClientFreeSeg(c->retired.front().seg);
+    c->retired.pop_front();
+  }
+}
 
 // Makes room for at least want more bytes in the query buffer.
 bool ReserveQuery(Client* c, size_t want) {
@@ -50,10 +59,9 @@ bool ReserveQuery(Client* c, size_t want) {
 
 // Stage 2: parses the complete requests in the query buffer into c's batch. An unauthenticated
 // client's requests are parsed one at a time: AUTH changes the limits the next one gets.
-void ParseBatch(Client* c) {
+void ParseBatch(Client* c, bool authed) {
   const Protocol* proto = c->shell->core.registry.protocol.get();
   Batch& b = c->batch;
-  const bool authed = c->shell->core.Authenticated(c->session);
   const size_t limit = authed ? kMaxBatch : 1;
   const uint32_t flags = authed ? 0 : PLINTH_PARSE_UNAUTHENTICATED;
   size_t pos = c->qpos;
@@ -110,11 +118,15 @@ void ExecuteBatch(Client* c) {
   b.Clear();
 }
 
-// Parses and runs every complete request in the query buffer, batch after batch.
+// Runs the parsed batch, then parses and runs the rest of the query buffer, batch after batch.
 void ProcessInput(Client* c) {
-  while (!c->session.close_after_reply && !c->closed && c->qpos < c->qlen) {
-    ParseBatch(c);
-    if (c->batch.requests.empty() && c->batch.error.empty()) break;
+  Core& core = c->shell->core;
+  while (!c->session.close_after_reply && !c->closed) {
+    if (c->batch.requests.empty() && c->batch.error.empty()) {
+      if (c->qpos >= c->qlen) break;
+      ParseBatch(c, core.Authenticated(c->session));
+      if (c->batch.requests.empty() && c->batch.error.empty()) break;
+    }
     ExecuteBatch(c);
   }
   if (c->closed) return;
@@ -128,46 +140,20 @@ void ProcessInput(Client* c) {
   }
 }
 
-// Makes sure c's output gets written before the loop next polls.
-void QueueWrite(Client* c) {
-  if (c->in_pending_writes || c->closed) return;
-  c->in_pending_writes = true;
-  c->shell->pending_writes.push_back(c);
-}
-
-// Stage 1: reads what the connection has into the query buffer, then runs it.
-void ReadFromClient(Client* c) {
-  Shell& s = *c->shell;
+// One read into the query buffer: the status to stop with, or kData to go on.
+ReadJob::Status ReadOnce(Client* c) {
   size_t want = kReadChunk;
   size_t have = c->qlen - c->qpos;
   if (c->need > have && c->need - have > want) want = c->need - have;
-  if (!ReserveQuery(c, want)) {
-    s.core.Log(LogLevel::kWarning, "Out of memory for the query buffer of client id=%llu",
-               static_cast<unsigned long long>(c->session.id));
-    ClientClose(c);
-    return;
-  }
+  if (!ReserveQuery(c, want)) return ReadJob::kNoMemory;
   int64_t n = c->transport->spec.read(c->transport->spec.ctx, c->conn, c->qbuf + c->qlen,
                                       c->qcap - c->qlen);
-  if (n == PLINTH_IO_AGAIN) return;
-  if (n <= 0) {
-    ClientClose(c);
-    return;
-  }
+  if (n == PLINTH_IO_AGAIN) return ReadJob::kAgain;
+  if (n <= 0) return ReadJob::kClosed;
   c->qlen += static_cast<size_t>(n);
-  s.core.stats.net_input_bytes += static_cast<uint64_t>(n);
-  c->session.last_interaction_ms = s.core.NowMs();
-  if (static_cast<int64_t>(c->qlen - c->qpos) > s.limits.query_buffer) {
-    s.core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
-               ClientDescribe(c).c_str());
-    s.core.stats.query_buffer_disconnections++;
-    ClientClose(c);
-    return;
-  }
-  ProcessInput(c);
-  if (c->closed) return;
-  if (c->session.close_after_reply) ClientSetPollEvents(c, c->poll_events & ~UV_READABLE);
-  if (!c->out.empty()) QueueWrite(c);
+  c->rd.bytes += static_cast<uint64_t>(n);
+  if (static_cast<int64_t>(c->qlen - c->qpos) > c->rd.query_limit) return ReadJob::kOverLimit;
+  return ReadJob::kData;
 }
 
 void OnPoll(uv_poll_t* h, int status, int events) {
@@ -176,10 +162,8 @@ void OnPoll(uv_poll_t* h, int status, int events) {
     ClientClose(c);
     return;
   }
-  if (events & UV_WRITABLE) {
-    if (!ClientWrite(c)) return;
-  }
-  if ((events & UV_READABLE) && !c->closed && !c->session.close_after_reply) ReadFromClient(c);
+  if (events & UV_WRITABLE) ClientFlushOutput(c);
+  if ((events & UV_READABLE) && !c->closed && !c->session.close_after_reply) ClientReadable(c);
 }
 
 }  // namespace
@@ -192,6 +176,87 @@ void Batch::Clear() {
   if (!error.empty()) error.clear();
 }
 
+void ClientReadInput(Client* c) {
+  ReadJob& rd = c->rd;
+  rd.bytes = 0;
+  // A polled connection is level-triggered: one read per readiness. A notifying transport
+  // says readable once, so read until it has nothing more.
+  do {
+    rd.status = ReadOnce(c);
+  } while (rd.status == ReadJob::kData && c->fd < 0);
+  if (rd.status == ReadJob::kAgain && rd.bytes) rd.status = ReadJob::kData;
+  if (rd.status == ReadJob::kData) ParseBatch(c, rd.authed);
+}
+
+void ClientApplyRead(Client* c) {
+  Shell& s = *c->shell;
+  const ReadJob& rd = c->rd;
+  s.core.stats.net_input_bytes += rd.bytes;
+  if (rd.bytes) c->session.last_interaction_ms = s.core.NowMs();
+  switch (rd.status) {
+    case ReadJob::kAgain:
+      return;
+    case ReadJob::kClosed:
+      ClientClose(c);
+      return;
+    case ReadJob::kNoMemory:
+      s.core.Log(LogLevel::kWarning, "Out of memory for the query buffer of client id=%llu",
+                 static_cast<unsigned long long>(c->session.id));
+      ClientClose(c);
+      return;
+    case ReadJob::kOverLimit:
+      s.core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
+                 ClientDescribe(c).c_str());
+      s.core.stats.query_buffer_disconnections++;
+      ClientClose(c);
+      return;
+    case ReadJob::kData:
+      break;
+  }
+  ProcessInput(c);
+  if (c->closed) return;
+  if (c->session.close_after_reply) ClientSetPollEvents(c, c->poll_events & ~UV_READABLE);
+  if (!c->out.empty()) ClientQueueWrite(c);
+}
+
+void ClientReadable(Client* c) {
+  if (c->io != ClientIo::kIdle) {  // its job comes back first
+    c->deferred_events |= PLINTH_CONN_READABLE;
+    return;
+  }
+  Shell& s = *c->shell;
+  ++s.io_events;
+  c->rd.authed = s.core.Authenticated(c->session);
+  c->rd.query_limit = s.limits.query_buffer;
+  if (s.io.Submit(c, ClientIo::kRead)) return;
+  c->io_thread = 0;
+  ClientReadInput(c);
+  ClientApplyRead(c);
+}
+
+void ClientQueueWrite(Client* c) {
+  if (c->in_pending_writes || c->closed) return;
+  c->in_pending_writes = true;
+  c->shell->pending_writes.push_back(c);
+}
+
+void ClientHandleEvents(Client* c, uint32_t events) {
+  if (c->closed) return;
+  if (c->io != ClientIo::kIdle) {
+    c->deferred_events |= events;
+    return;
+  }
+  if (events & kConnReleasedEvent) FreeRetired(c, c->released.load(std::memory_order_acquire));
+  if (events & PLINTH_CONN_CLOSED) {
+    ClientClose(c);
+    return;
+  }
+  if ((events & PLINTH_CONN_WRITABLE) && (c->poll_events & UV_WRITABLE)) ClientFlushOutput(c);
+  if ((events & PLINTH_CONN_READABLE) && !c->closed && !c->session.close_after_reply &&
+      (c->poll_events & UV_READABLE))
+    ClientReadable(c);
+}
+
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
                      const char* local, uint32_t flags) {
   auto* c = new Client(&s);
@@ -199,6 +264,8 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->transport_id = transport_id;
   c->transport = s.core.registry.transports[transport_id].get();
   c->conn = conn;
+  c->host_conn.env = &s;
+  c->host_conn.owner = c;
   c->fd = fd;
   c->peer = peer;
   c->local = local;
@@ -206,8 +273,10 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->ctime_ms = c->session.last_interaction_ms = s.core.NowMs();
   const Protocol* proto = s.core.registry.protocol.get();
   c->proto_session = proto->spec.session_create(proto->spec.ctx);
-  uv_poll_init(s.loop, &c->poll, fd);
-  c->poll.data = c;
+  if (fd >= 0) {
+    uv_poll_init(s.loop, &c->poll, fd);
+    c->poll.data = c;
+  }
   s.clients.emplace(c->session.id, c);
   if (!c->proto_session) {
     s.core.Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
@@ -215,6 +284,8 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
     ClientClose(c);
     return nullptr;
   }
+  if (c->transport->spec.attach)
+    c->transport->spec.attach(c->transport->spec.ctx, conn, &c->host_conn);
   ClientSetPollEvents(c, UV_READABLE);
   return c;
 }
@@ -228,14 +299,26 @@ void ClientClose(Client* c) {
     for (Client*& p : s.pending_writes)
       if (p == c) p = nullptr;
   }
-  uv_poll_stop(&c->poll);
+  if (c->fd >= 0) uv_poll_stop(&c->poll);
+  if (c->io == ClientIo::kIdle) ClientFinishClose(c);  // else when its job comes back
+}
+
+void ClientFinishClose(Client* c) {
+  Shell& s = *c->shell;
+  // The transport first: once its close returns it reads none of the buffers below.
+  if (c->transport) c->transport->spec.close(c->transport->spec.ctx, c->conn);
   ClientFreeOutput(c);
+  FreeRetired(c, UINT64_MAX);
   std::free(c->qbuf);
   c->qbuf = nullptr;
   if (const Protocol* proto = s.core.registry.protocol.get())
     proto->spec.session_destroy(proto->spec.ctx, c->proto_session);
-  if (c->transport) c->transport->spec.close(c->transport->spec.ctx, c->conn);
-  uv_close(reinterpret_cast<uv_handle_t*>(&c->poll), OnPollClosed);
+  s.ForgetNotified(c);
+  // Freed once the callers up the stack, which may still look at c->closed, are done.
+  if (c->fd >= 0)
+    uv_close(reinterpret_cast<uv_handle_t*>(&c->poll), OnPollClosed);
+  else if (s.Post([](void* p) { delete static_cast<Client*>(p); }, c) != PLINTH_OK)
+    delete c;  // shutting down: nothing runs after this
 }
 
 std::string ClientDescribe(const Client* c) {
@@ -246,12 +329,15 @@ std::string ClientDescribe(const Client* c) {
   f.fd = c->fd;
   f.age_s = (now - c->ctime_ms) / 1000;
   f.idle_s = (now - c->session.last_interaction_ms) / 1000;
-  f.qbuf = c->qlen - c->qpos;
-  f.qbuf_free = c->qcap - c->qlen;
-  f.rbs = c->qcap;
+  if (c->io != ClientIo::kRead) {  // an IO thread owns the query buffer while it reads
+    f.qbuf = c->qlen - c->qpos;
+    f.qbuf_free = c->qcap - c->qlen;
+    f.rbs = c->qcap;
+  }
+  f.io_thread = c->io_thread;
   f.oll = c->out.size();
   f.omem = c->out_bytes;
-  f.tot_mem = c->qcap + c->out_bytes + sizeof(Client);
+  f.tot_mem = f.rbs + c->out_bytes + sizeof(Client);
   return ClientListLine(c->session, f);
 }
 

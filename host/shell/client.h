@@ -1,19 +1,22 @@
 // A client connection and its path through the shell, in explicit stages: read into the query
 // buffer → parse into a batch (each request's argv stays valid until it has run) → execute in
 // the core → reply items → encode into the output queue (the client's reply sink) → writev
-// before the loop next polls. Main thread in this version; the stages are the seams where IO
-// threads will take over reading, parsing, encoding and writing.
+// before the loop next polls. Reading with parsing, and writing, run on an IO thread when the
+// IO threads are active (io_threads.h), inline on the main thread otherwise; everything else
+// is main-thread only.
 #pragma once
 
 #include <plinth/plugin.h>
 #include <uv.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "host/core/env.h"
 #include "host/core/session.h"
 
 namespace plinth::host {
@@ -48,6 +51,40 @@ struct Batch {
   void Clear();
 };
 
+constexpr int kMaxIov = 64;
+// The event bit the shell adds to a connection's PLINTH_CONN_* events when conn_released moved.
+constexpr uint32_t kConnReleasedEvent = 0x100;
+
+// The IO job a client has in flight. There is at most one; while it runs, the main thread
+// leaves alone what it owns: a read owns the query buffer, the batch and the parser state; a
+// write owns the output segments it covers (new output goes into segments after them).
+enum class ClientIo : uint8_t { kIdle, kRead, kWrite };
+
+// A read: its inputs, set on the main thread, and what it found, applied there after.
+struct ReadJob {
+  enum Status : uint8_t { kAgain, kData, kClosed, kNoMemory, kOverLimit };
+  bool authed = false;      // in: parse as an authenticated client
+  int64_t query_limit = 0;  // in: client-query-buffer-limit
+  Status status = kAgain;   // out
+  uint64_t bytes = 0;       // out: bytes read
+};
+
+// A write: the iovecs taken from the output queue, and how writev answered.
+struct WriteJob {
+  plinth_iovec_t iov[kMaxIov];
+  int32_t iovcnt = 0;
+  size_t covered = 0;  // output segments the iovecs point into (the first ones of the queue)
+  uint64_t bytes = 0;  // out: bytes writev took
+  int64_t status = 0;  // out: 0 all taken, PLINTH_IO_AGAIN, or PLINTH_IO_ERROR
+};
+
+// A written segment a PLINTH_TRANSPORT_HOLDS_BUFFERS transport may still read: freed once the
+// transport released the bytes up to end.
+struct RetiredSeg {
+  OutSeg seg;
+  uint64_t end;
+};
+
 // Encodes the core's reply items into the client's output queue.
 struct ClientSink : ReplySink {
   explicit ClientSink(Client* c);
@@ -62,9 +99,10 @@ struct Client {
   int32_t transport_id = -1;
   Transport* transport = nullptr;
   void* conn = nullptr;
-  int fd = -1;
+  plinth_conn host_conn;  // the transport's handle for conn_notify / conn_released
+  int fd = -1;            // -1: the transport notifies instead (no poll handle)
   uv_poll_t poll{};
-  int poll_events = 0;
+  int poll_events = 0;  // UV_READABLE / UV_WRITABLE wanted (polled, or awaited from notify)
   std::string peer, local;
   uint32_t conn_flags = 0;
   void* proto_session = nullptr;
@@ -80,19 +118,55 @@ struct Client {
   bool in_pending_writes = false;
   bool closed = false;  // being torn down; no more IO
   int64_t ctime_ms = 0;
+
+  ClientIo io = ClientIo::kIdle;
+  int io_thread = 0;  // the IO thread that last served it (0: the main thread)
+  ReadJob rd;
+  WriteJob wr;
+  uint32_t deferred_events = 0;       // notified while a job was in flight (main)
+  std::atomic<uint32_t> notified{0};  // PLINTH_CONN_* not yet handled (any thread)
+  std::atomic<uint64_t> released{0};  // conn_released's total (any thread)
+  uint64_t written = 0;               // bytes writev took, ever
+  std::deque<RetiredSeg> retired;     // written, not yet released by the transport
 };
 
 // Creates a client for an accepted connection and starts reading. Returns nullptr (the
 // connection closed) when its protocol state cannot be allocated. Main thread.
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
                      const char* local, uint32_t flags);
-// Tears the client down now (stops polling, closes the connection, frees output). Safe to call
-// while one of its commands runs: then the rest of its batch is dropped. Main thread.
+// Tears the client down (stops polling, closes the connection, frees output): at once, or when
+// its IO job comes back. Safe to call while one of its commands runs: then the rest of its
+// batch is dropped. Main thread.
 void ClientClose(Client* c);
-// Writes as much pending output as the connection takes. Returns false when c was closed.
+// The rest of ClientClose once no IO job is in flight. Main thread.
+void ClientFinishClose(Client* c);
+// The connection is readable: reads (on an IO thread or inline), parses and runs. Main thread.
+void ClientReadable(Client* c);
+// Stages 1 and 2: reads what the connection has (all of it when the transport notifies) and
+// parses it into the batch, as c->rd says; fills c->rd. THREAD: the thread c's job runs on.
+void ClientReadInput(Client* c);
+// Applies a finished read: limits, statistics, then runs the batch. Main thread.
+void ClientApplyRead(Client* c);
+// Writes pending output: hands it to an IO thread, or writes inline. Main thread.
+void ClientFlushOutput(Client* c);
+// Writes as much pending output as the connection takes, inline. Returns false when c was
+// closed. Main thread.
 bool ClientWrite(Client* c);
+// Fills c->wr from the output queue. Returns false when there is nothing to write. Main.
+bool ClientPrepareWrite(Client* c);
+// Runs c->wr's writev calls. THREAD: the thread c's job runs on.
+void ClientWriteOutput(Client* c);
+// Applies a finished write to the output queue and the poll events (the caller writes again
+// when c->wr.status is 0 and output remains). Returns false when c was closed. Main thread.
+bool ClientApplyWrite(Client* c);
+// Handles PLINTH_CONN_* events (from conn_notify) and releases (conn_released). Main thread.
+void ClientHandleEvents(Client* c, uint32_t events);
+// Queues c to be written before the loop next polls. Main thread.
+void ClientQueueWrite(Client* c);
 // Frees every pending output segment (releasing references). Main thread.
 void ClientFreeOutput(Client* c);
+// Frees one segment's buffer, or releases its reference. Main thread.
+void ClientFreeSeg(OutSeg& seg);
 // Sets the poll events (UV_READABLE, UV_WRITABLE) c waits for.
 void ClientSetPollEvents(Client* c, int events);
 // Formats the CLIENT LIST line of c (no trailing newline).

@@ -1,5 +1,7 @@
 // Client output: the client's reply sink encodes reply items into its output segments, and
-// ClientWrite sends them with the transport's writev before the loop next polls.
+// before the loop next polls they are written with the transport's writev, by an IO thread or
+// inline. A write in flight owns the segments it covers; new output starts a segment after
+// them.
 #include <cstdlib>
 #include <cstring>
 
@@ -10,25 +12,21 @@ namespace plinth::host {
 namespace {
 
 constexpr size_t kOutChunk = 16 * 1024;
-constexpr int kMaxIov = 64;
 
-void FreeSeg(OutSeg& s) {
-  if (s.cap)
-    std::free(s.data);
-  else if (s.release)
-    s.release(s.release_arg);
-}
-
-// Inlined into ClientWrite, which empties the queue after every complete write.
+// Inlined into ClientApplyWrite, which empties the queue after every complete write.
 [[gnu::always_inline]] inline void FreeOutput(Client* c) {
-  for (OutSeg& seg : c->out) FreeSeg(seg);
+  for (OutSeg& seg : c->out) ClientFreeSeg(seg);
   c->out.clear();
   c->out_bytes = 0;
 }
 
-// The copy segment at the tail of c's output, created when the tail is a reference.
+// The copy segment at the tail of c's output, created when the tail is a reference, belongs to
+// the write in flight, or was partly taken by a transport that still reads it (growing it
+// would move those bytes).
 OutSeg& TailCopySeg(Client* c) {
-  if (c->out.empty() || c->out.back().cap == 0) {
+  if (c->out.empty() || c->out.back().cap == 0 ||
+      (c->io == ClientIo::kWrite && c->out.size() <= c->wr.covered) ||
+      (c->out.back().sent > 0 && (c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS))) {
     OutSeg s;
     s.data = static_cast<char*>(std::malloc(kOutChunk));
     s.cap = s.data ? kOutChunk : 0;
@@ -95,6 +93,13 @@ int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
   return PLINTH_OK;
 }
 
+void ClientFreeSeg(OutSeg& seg) {
+  if (seg.cap)
+    std::free(seg.data);
+  else if (seg.release)
+    seg.release(seg.release_arg);
+}
+
 void ClientFreeOutput(Client* c) { FreeOutput(c); }
 
 ClientSink::ClientSink(Client* c) : client(c) {
@@ -102,58 +107,119 @@ ClientSink::ClientSink(Client* c) : client(c) {
   ref = SinkRef;
 }
 
-bool ClientWrite(Client* c) {
-  Shell& s = *c->shell;
-  while (!c->out.empty()) {
-    plinth_iovec_t iov[kMaxIov];
-    int n = 0;
-    for (auto it = c->out.begin(); it != c->out.end() && n < kMaxIov; ++it) {
-      if (it->len == it->sent) continue;
-      iov[n].base = it->data + it->sent;
-      iov[n].len = it->len - it->sent;
-      ++n;
+bool ClientPrepareWrite(Client* c) {
+  WriteJob& wr = c->wr;
+  int n = 0;
+  size_t covered = 0;
+  for (auto it = c->out.begin(); it != c->out.end() && n < kMaxIov; ++it, ++covered) {
+    if (it->len == it->sent) continue;
+    wr.iov[n].base = it->data + it->sent;
+    wr.iov[n].len = it->len - it->sent;
+    ++n;
+  }
+  wr.iovcnt = n;
+  wr.covered = covered;
+  return n > 0;
+}
+
+void ClientWriteOutput(Client* c) {
+  WriteJob& wr = c->wr;
+  const plinth_transport_spec_t& t = c->transport->spec;
+  plinth_iovec_t* iov = wr.iov;
+  int32_t n = wr.iovcnt;
+  wr.bytes = 0;
+  wr.status = 0;
+  while (n > 0) {
+    int64_t w = t.writev(t.ctx, c->conn, iov, n);
+    if (w <= 0) {  // taking nothing is "not now" too
+      wr.status = w == PLINTH_IO_AGAIN || w == 0 ? PLINTH_IO_AGAIN : PLINTH_IO_ERROR;
+      return;
     }
-    if (n == 0) {
-      FreeOutput(c);
-      break;
-    }
-    int64_t w = c->transport->spec.writev(c->transport->spec.ctx, c->conn, iov, n);
-    if (w == PLINTH_IO_AGAIN) break;
-    if (w < 0) {
-      ClientClose(c);
-      return false;
-    }
-    s.core.stats.net_output_bytes += static_cast<uint64_t>(w);
-    c->out_bytes -= static_cast<size_t>(w);
+    wr.bytes += static_cast<uint64_t>(w);
     size_t left = static_cast<size_t>(w);
-    while (left && !c->out.empty()) {
-      OutSeg& seg = c->out.front();
-      size_t take = std::min(left, seg.len - seg.sent);
-      seg.sent += take;
-      left -= take;
-      if (seg.sent == seg.len && (c->out.size() > 1 || seg.cap == 0)) {
-        FreeSeg(seg);
-        c->out.pop_front();
-      } else if (seg.sent == seg.len && seg.cap > kOutChunk) {
-        FreeSeg(seg);  // a big reply is done: give its buffer back
-        c->out.pop_front();
-      } else if (seg.sent == seg.len) {
-        seg.len = seg.sent = 0;  // keep the last copy buffer for the next replies
-      }
+    while (n > 0 && left >= iov->len) {
+      left -= iov->len;
+      ++iov;
+      --n;
+    }
+    if (n > 0) {
+      iov->base = static_cast<const char*>(iov->base) + left;
+      iov->len -= left;
     }
   }
-  bool empty = c->out.empty() || (c->out.size() == 1 && c->out.front().len == 0);
-  if (empty) {
+}
+
+bool ClientApplyWrite(Client* c) {
+  Shell& s = *c->shell;
+  const WriteJob& wr = c->wr;
+  const bool holds = c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS;
+  s.core.stats.net_output_bytes += wr.bytes;
+  c->out_bytes -= static_cast<size_t>(wr.bytes);
+  c->written += wr.bytes;
+  size_t left = static_cast<size_t>(wr.bytes);
+  while (left && !c->out.empty()) {
+    OutSeg& seg = c->out.front();
+    size_t take = std::min(left, seg.len - seg.sent);
+    seg.sent += take;
+    left -= take;
+    if (seg.sent < seg.len) break;
+    if (holds) {  // the transport may still read it
+      c->retired.push_back({seg, c->written - left});
+      c->out.pop_front();
+    } else if (c->out.size() > 1 || seg.cap == 0 || seg.cap > kOutChunk) {
+      ClientFreeSeg(seg);  // (a big reply's buffer goes back too)
+      c->out.pop_front();
+    } else {
+      seg.len = seg.sent = 0;  // keep the last copy buffer for the next replies
+    }
+  }
+  if (wr.status == PLINTH_IO_ERROR) {
+    ClientClose(c);
+    return false;
+  }
+  if (c->out_bytes == 0) {
+    FreeOutput(c);
     c->soft_limit_since = 0;
     if (c->session.close_after_reply) {
       ClientClose(c);
       return false;
     }
     ClientSetPollEvents(c, c->poll_events & ~UV_WRITABLE);
-  } else {
+  } else if (wr.status == PLINTH_IO_AGAIN) {
     ClientSetPollEvents(c, c->poll_events | UV_WRITABLE);
   }
   return true;
+}
+
+namespace {
+
+// Writes inline: c->wr when "have" (prepared), then the rest of the queue, until the
+// connection takes no more. Returns false when c was closed.
+bool WritePrepared(Client* c, bool have) {
+  for (;;) {
+    if (have) {
+      ClientWriteOutput(c);
+    } else {  // nothing to send: settle the empty queue
+      c->wr.bytes = 0;
+      c->wr.status = 0;
+    }
+    if (!ClientApplyWrite(c)) return false;
+    if (!have || c->wr.status != 0 || c->out_bytes == 0) return true;
+    have = ClientPrepareWrite(c);
+  }
+}
+
+}  // namespace
+
+bool ClientWrite(Client* c) { return WritePrepared(c, ClientPrepareWrite(c)); }
+
+void ClientFlushOutput(Client* c) {
+  if (c->closed || c->io != ClientIo::kIdle) return;  // a job in flight queues the next write
+  ++c->shell->io_events;
+  const bool have = ClientPrepareWrite(c);
+  if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
+  c->io_thread = 0;
+  WritePrepared(c, have);
 }
 
 bool ClientCheckOutputLimits(Client* c) {

@@ -1,5 +1,6 @@
 // Periodic work: the core's active expiry within a quarter of the cron period, then the
-// clients that were idle too long or stayed over their soft output limit.
+// clients that were idle too long or stayed over their soft output limit, then the IO
+// threads' load policy.
 #include "host/shell/cron.h"
 
 #include "host/shell/client.h"
@@ -32,6 +33,8 @@ void OnCron(uv_timer_t* h) {
   Shell& s = *static_cast<Shell*>(h->data);
   s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
   CloseIdleClients(s);
+  s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),
+             s.io_events);
 }
 
 }  // namespace

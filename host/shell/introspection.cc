@@ -92,6 +92,8 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
     Field(out, "blocked_clients", 0);
   } else if (section == "memory") {
     Memory(out);
+  } else if (section == "io_threads") {
+    io.Info(out);
   }
 }
 

@@ -63,7 +63,9 @@ void OnAccept(uv_poll_t* h, int status, int) {
   }
 }
 
-void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->WritePending(); }
+void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->Flush(); }
+void AfterPoll(uv_check_t* h) { static_cast<Shell*>(h->data)->Flush(); }
+void OnNotified(uv_async_t* h) { static_cast<Shell*>(h->data)->RunNotified(); }
 
 void OnSignal(uv_signal_t* h, int signum) {
   auto* s = static_cast<Shell*>(h->data);
@@ -94,8 +96,11 @@ int64_t WallUs() {
 Shell::Shell() {
   loop = uv_default_loop();
   signal(SIGPIPE, SIG_IGN);
+  uv_loop_configure(loop, UV_METRICS_IDLE_TIME);  // the IO threads' load policy reads it
   uv_async_init(loop, &post_async_, OnPosted);
   post_async_.data = this;
+  uv_async_init(loop, &notify_async_, OnNotified);
+  notify_async_.data = this;
   accepting_posts_ = true;
 }
 
@@ -165,7 +170,66 @@ void Shell::WritePending() {
     for (Client* c : batch) {
       if (!c) continue;
       c->in_pending_writes = false;
-      ClientWrite(c);
+      ClientFlushOutput(c);
+    }
+  }
+}
+
+void Shell::Flush() {
+  for (;;) {
+    if (io.InFlight()) io.Complete();
+    WritePending();
+    if (!io.InFlight()) break;
+    io.WaitForCompletion();
+  }
+  if (shutting_down && !stopped_) FinishStop();
+}
+
+void Shell::ConnNotify(plinth_conn_t* conn, uint32_t events) {
+  auto* c = static_cast<Client*>(conn->owner);
+  if (!accepting_posts_.load(std::memory_order_acquire)) return;  // shut down: nobody reads
+  if (c->notified.fetch_or(events, std::memory_order_acq_rel) != 0) return;  // queued already
+  {
+    std::lock_guard<std::mutex> lock(notify_mu_);
+    notified_.push_back(c);
+  }
+  uv_async_send(&notify_async_);
+}
+
+void Shell::ConnReleased(plinth_conn_t* conn, uint64_t total) {
+  auto* c = static_cast<Client*>(conn->owner);
+  uint64_t seen = c->released.load(std::memory_order_relaxed);
+  while (seen < total &&
+         !c->released.compare_exchange_weak(seen, total, std::memory_order_acq_rel)) {
+  }
+  ConnNotify(conn, kConnReleasedEvent);
+}
+
+void Shell::RunNotified() {
+  size_t n;
+  {
+    std::lock_guard<std::mutex> lock(notify_mu_);
+    n = notified_.size();
+  }
+  // One at a time: handling one connection may free another, which then leaves the list.
+  for (; n > 0; --n) {
+    Client* c;
+    {
+      std::lock_guard<std::mutex> lock(notify_mu_);
+      if (notified_.empty()) return;
+      c = notified_.front();
+      notified_.erase(notified_.begin());
+    }
+    ClientHandleEvents(c, c->notified.exchange(0, std::memory_order_acq_rel));
+  }
+}
+
+void Shell::ForgetNotified(Client* c) {
+  std::lock_guard<std::mutex> lock(notify_mu_);
+  for (size_t i = 0; i < notified_.size(); ++i) {
+    if (notified_[i] == c) {
+      notified_.erase(notified_.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
     }
   }
 }
@@ -176,6 +240,13 @@ int Shell::Run() {
     return 1;
   }
   core.CreateDatabases();
+  // Before any listener opens: a SIGTERM from a client that saw the port must stop cleanly.
+  uv_signal_init(loop, &sig_int_);
+  sig_int_.data = this;
+  uv_signal_start(&sig_int_, OnSignal, SIGINT);
+  uv_signal_init(loop, &sig_term_);
+  sig_term_.data = this;
+  uv_signal_start(&sig_term_, OnSignal, SIGTERM);
   for (auto& t : core.registry.transports) {
     if (!t) continue;
     if (t->spec.start(t->spec.ctx) != PLINTH_OK) {
@@ -184,26 +255,27 @@ int Shell::Run() {
     }
     t->started = true;
   }
+  io.Configure(io_settings);
+  io.Start();
   uv_prepare_init(loop, &before_poll_);
   before_poll_.data = this;
   uv_prepare_start(&before_poll_, BeforePoll);
+  uv_check_init(loop, &after_poll_);
+  after_poll_.data = this;
+  uv_check_start(&after_poll_, AfterPoll);
   CronStart(*this, &cron_);
-  uv_signal_init(loop, &sig_int_);
-  sig_int_.data = this;
-  uv_signal_start(&sig_int_, OnSignal, SIGINT);
-  uv_signal_init(loop, &sig_term_);
-  sig_term_.data = this;
-  uv_signal_start(&sig_term_, OnSignal, SIGTERM);
   started = true;
   core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
   core.Log(LogLevel::kNotice, "Ready to accept connections");
   uv_run(loop, UV_RUN_DEFAULT);
+  io.Shutdown();  // nothing is in flight any more: this joins the threads
   return 0;
 }
 
 void Shell::Stop() {
   if (shutting_down) return;
   shutting_down = true;
+  io.Drain();
   // Replies already queued (SHUTDOWN's own, for instance) get one last write attempt.
   WritePending();
   for (Listener* l : listeners) {
@@ -217,6 +289,12 @@ void Shell::Stop() {
   std::vector<Client*> all;
   for (auto& [id, c] : clients) all.push_back(c);
   for (Client* c : all) ClientClose(c);
+  // The rest waits for Flush: the clients whose IO is in flight close when it comes back, and
+  // this may be a command running inside Flush.
+}
+
+void Shell::FinishStop() {
+  stopped_ = true;
   core.ShutdownPlugins();
   {
     std::lock_guard<std::mutex> lock(post_mu_);
@@ -226,13 +304,16 @@ void Shell::Stop() {
   if (started) {
     CronStop(&cron_);
     uv_prepare_stop(&before_poll_);
+    uv_check_stop(&after_poll_);
     uv_signal_stop(&sig_int_);
     uv_signal_stop(&sig_term_);
     uv_close(reinterpret_cast<uv_handle_t*>(&before_poll_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&after_poll_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_int_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_term_), nullptr);
   }
   uv_close(reinterpret_cast<uv_handle_t*>(&post_async_), nullptr);
+  uv_close(reinterpret_cast<uv_handle_t*>(&notify_async_), nullptr);
   uv_stop(loop);
 }
 

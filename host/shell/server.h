@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host/core/core.h"
+#include "host/shell/io_threads.h"
 
 namespace plinth::host {
 
@@ -50,6 +51,9 @@ class Shell final : public Env {
   std::vector<Client*> pending_writes;
   std::vector<Listener*> listeners;
   Limits limits;
+  IoSettings io_settings;
+  IoThreads io;
+  uint64_t io_events = 0;  // reads and writes started, for the IO threads' load policy
   bool started = false;
   bool shutting_down = false;
 
@@ -58,12 +62,20 @@ class Shell final : public Env {
   bool RegisterOptions(std::string* err);
   // Starts the transports and runs the loop until shutdown. Returns the exit code.
   int Run();
-  // Begins a clean shutdown (SIGTERM, SHUTDOWN).
+  // Begins a clean shutdown (SIGTERM, SHUTDOWN): last writes, listeners and clients closed.
+  // Safe inside a command; the next Flush finishes it (plugins' shutdown, loop stop).
   void Stop();
   // Runs the posted tasks.
   void RunPostedTasks();
-  // Writes every client with pending output (once per loop iteration, before polling).
+  // Writes every client with pending output, inline or on IO threads.
   void WritePending();
+  // Brings the IO threads' jobs back and writes pending output until nothing is in flight;
+  // after polling and before the next poll, so the loop never sleeps with a job out.
+  void Flush();
+  // Handles the connections transports notified (conn_notify, conn_released).
+  void RunNotified();
+  // Drops c from the notified connections (it is being freed).
+  void ForgetNotified(Client* c);
 
   // -- Env --
   int64_t NowUs() override;
@@ -77,15 +89,24 @@ class Shell final : public Env {
   int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { Stop(); }
   void InfoFields(std::string_view section, std::string* out) override;
+  void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
+  void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
 
  private:
+  void FinishStop();
+
+  bool stopped_ = false;
   uv_prepare_t before_poll_;
+  uv_check_t after_poll_;
   uv_timer_t cron_;
   uv_signal_t sig_int_, sig_term_;
   uv_async_t post_async_;
   std::mutex post_mu_;
   std::vector<std::pair<plinth_task_fn, void*>> posted_;
   std::atomic<bool> accepting_posts_{false};
+  uv_async_t notify_async_;
+  std::mutex notify_mu_;
+  std::vector<Client*> notified_;  // each at most once: queued when its events were 0
 };
 
 // Wall clock in ms / us. Any thread.

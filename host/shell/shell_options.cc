@@ -43,6 +43,23 @@ int32_t ApplyLogFile(void*, const char*, const char* v, size_t len, int64_t, cha
   return PLINTH_OK;
 }
 
+int32_t ApplyIoThreads(void* ctx, const char*, const char*, size_t, int64_t n, char*, size_t) {
+  auto* shell = static_cast<Shell*>(ctx);
+  shell->io_settings.threads = static_cast<int>(n);
+  shell->io.Configure(shell->io_settings);
+  return PLINTH_OK;
+}
+int32_t ApplyIoAdaptive(void* ctx, const char*, const char*, size_t, int64_t n, char*, size_t) {
+  auto* shell = static_cast<Shell*>(ctx);
+  shell->io_settings.adaptive = n != 0;
+  shell->io.Configure(shell->io_settings);
+  return PLINTH_OK;
+}
+int32_t ApplyIoPark(void* ctx, const char*, const char*, size_t, int64_t n, char*, size_t) {
+  static_cast<Shell*>(ctx)->io_settings.park = n != 0;  // read when the threads start
+  return PLINTH_OK;
+}
+
 // "normal <hard> <soft> <seconds> [replica ...] [pubsub ...]": the normal class is enforced;
 // the other classes are accepted for compatibility and kept in the option's text.
 int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int64_t, char* err,
@@ -94,6 +111,14 @@ const HostOption kShellOptions[] = {
      "lowest level logged", ApplyLogLevel},
     {"logfile", PLINTH_OPT_STRING, 0, "", 0, 0, nullptr, "log file (empty: stderr)", ApplyLogFile},
     {"hz", PLINTH_OPT_INT, 0, "10", 1, 500, nullptr, "background task frequency", ApplyHz},
+    {"io-threads", PLINTH_OPT_INT, kMut, "1", 1, 128, nullptr,
+     "threads doing network IO, the main thread included (1: all inline)", ApplyIoThreads},
+    {"io-threads-adaptive", PLINTH_OPT_BOOL, kMut, "yes", 0, 0, nullptr,
+     "activate IO threads only while the load needs them (no: always all)", ApplyIoAdaptive},
+    {"io-threads-park", PLINTH_OPT_BOOL, 0, "yes", 0, 0, nullptr,
+     "idle threads sleep after spinning (no: they only spin; for benchmarks)", ApplyIoPark},
+    {"io-threads-do-reads", PLINTH_OPT_BOOL, kMut, "yes", 0, 0, nullptr,
+     "accepted for compatibility: IO threads always read", nullptr},
 };
 
 }  // namespace

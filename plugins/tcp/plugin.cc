@@ -233,7 +233,9 @@ bool Init() {
                                                &Accept,
                                                &Read,
                                                &Writev,
-                                               &Close};
+                                               &Close,
+                                               0,  // copies what writev gets; polled fd
+                                               nullptr};
   g_state.transport_id = Api().transport_register(plinth::sdk::Host::self, &spec);
   return g_state.transport_id >= 0;
 }

@@ -93,7 +93,7 @@ FIELD(plinth_iovec_t, base, 0, 8);
 FIELD(plinth_iovec_t, len, 8, 8);
 
 /* ---- plinth_transport_spec_t ---- */
-MIN_SIZE(plinth_transport_spec_t, 72);
+MIN_SIZE(plinth_transport_spec_t, 88);
 FIELD(plinth_transport_spec_t, struct_size, 0, 4);
 FIELD(plinth_transport_spec_t, name, 8, 8);
 FIELD(plinth_transport_spec_t, ctx, 16, 8);
@@ -103,6 +103,8 @@ FIELD(plinth_transport_spec_t, accept, 40, 8);
 FIELD(plinth_transport_spec_t, read, 48, 8);
 FIELD(plinth_transport_spec_t, writev, 56, 8);
 FIELD(plinth_transport_spec_t, close, 64, 8);
+FIELD(plinth_transport_spec_t, flags, 72, 4);
+FIELD(plinth_transport_spec_t, attach, 80, 8);
 
 /* ---- plinth_reply_path_spec_t ---- */
 MIN_SIZE(plinth_reply_path_spec_t, 32);
@@ -141,7 +143,7 @@ FIELD(plinth_type_spec_t, memory_usage, 24, 8);
 FIELD(plinth_type_spec_t, serialize, 32, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 712);
+MIN_SIZE(plinth_host_api_t, 728);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -233,6 +235,8 @@ FIELD(plinth_host_api_t, server_shutdown, 680, 8);
 FIELD(plinth_host_api_t, time_us, 688, 8);
 FIELD(plinth_host_api_t, call_time_ms, 696, 8);
 FIELD(plinth_host_api_t, key_string_resize, 704, 8);
+FIELD(plinth_host_api_t, conn_notify, 712, 8);
+FIELD(plinth_host_api_t, conn_released, 720, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);
@@ -274,6 +278,10 @@ CONST(PLINTH_IO_AGAIN, (-1));
 CONST(PLINTH_IO_ERROR, (-2));
 CONST(PLINTH_CONN_LOCAL, 0x1u);
 CONST(PLINTH_CONN_UNIX, 0x2u);
+CONST(PLINTH_TRANSPORT_HOLDS_BUFFERS, 0x1u);
+CONST(PLINTH_CONN_READABLE, 0x1u);
+CONST(PLINTH_CONN_WRITABLE, 0x2u);
+CONST(PLINTH_CONN_CLOSED, 0x4u);
 CONST(PLINTH_REPLICATE_NO_VALIDATE, 0x1u);
 CONST(PLINTH_OPT_STRING, 1);
 CONST(PLINTH_OPT_INT, 2);

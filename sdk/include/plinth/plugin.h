@@ -44,6 +44,7 @@ typedef struct plinth_value plinth_value_t;   /* a refcounted value stored under
 typedef struct plinth_timer plinth_timer_t;   /* a timer on the main loop */
 typedef struct plinth_info plinth_info_t;     /* an INFO section being filled */
 typedef struct plinth_option plinth_option_t; /* a registered config option */
+typedef struct plinth_conn plinth_conn_t;     /* the host's side of a transport connection */
 typedef struct plinth_host_api plinth_host_api_t;
 
 /* ---- The descriptor a plugin exports ------------------------------------------------------- */
@@ -204,13 +205,31 @@ typedef struct plinth_iovec {
 } plinth_iovec_t;
 
 /* read/writev results below zero */
-#define PLINTH_IO_AGAIN (-1) /* nothing now; wait for the fd to be ready */
+#define PLINTH_IO_AGAIN (-1) /* nothing now; wait until the connection is ready again */
 #define PLINTH_IO_ERROR (-2) /* connection broken */
 
 /* connection flags set by accept */
 #define PLINTH_CONN_LOCAL 0x1u /* peer is loopback or a unix socket (protected-mode) */
 #define PLINTH_CONN_UNIX 0x2u  /* unix domain socket */
 
+/* transport flags (plinth_transport_spec_t.flags) */
+/* writev may keep referencing the buffers it was given after it returns (zero-copy sends,
+ * RDMA): the host keeps them until the transport calls conn_released for those bytes. */
+#define PLINTH_TRANSPORT_HOLDS_BUFFERS 0x1u
+
+/* events a transport reports with conn_notify */
+#define PLINTH_CONN_READABLE 0x1u /* read may return data now */
+#define PLINTH_CONN_WRITABLE 0x2u /* writev may accept bytes now */
+#define PLINTH_CONN_CLOSED 0x4u   /* the peer went away or the connection broke */
+
+/* How the host drives a connection. When accept gives a descriptor (*fd >= 0), the host polls
+ * it (level-triggered) and calls read once per readiness and writev until it returns
+ * PLINTH_IO_AGAIN, then waits for the descriptor to be writable. A transport without a
+ * pollable descriptor (*fd = -1: RDMA, whose completion channel never says writable) reports
+ * readiness with conn_notify instead; the host then reads until read returns PLINTH_IO_AGAIN
+ * (it drains) and, after writev returns PLINTH_IO_AGAIN, waits for PLINTH_CONN_WRITABLE.
+ * read and writev may run on an IO thread: one thread per connection at a time, and the host
+ * orders them (a connection's reads and writes never overlap). */
 typedef struct plinth_transport_spec {
   uint32_t struct_size; /* since 1.0 */
   const char* name;     /* since 1.0 */
@@ -221,18 +240,30 @@ typedef struct plinth_transport_spec {
   /* since 1.0: closes the listeners. THREAD: main. */
   void (*stop)(void* ctx);
   /* since 1.0: accepts one connection from listener fd lfd. Returns PLINTH_OK and fills *conn
-   * (transport state), *fd (what the host polls for readability), the peer and local address
+   * (transport state), *fd (what the host polls, or -1: see above), the peer and local address
    * text ("ip:port" or the socket path) and *flags; PLINTH_IO_AGAIN when none is pending;
    * PLINTH_IO_ERROR otherwise. THREAD: main. */
   int32_t (*accept)(void* ctx, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t peerlen,
                     char* local, size_t locallen, uint32_t* flags);
   /* since 1.0: reads up to len bytes. Returns the count, 0 on EOF, or PLINTH_IO_*.
-   * THREAD: any; one thread per connection at a time. */
+   * OWNERSHIP: buf is the host's, borrowed for the call. THREAD: any; one thread per
+   * connection at a time. */
   int64_t (*read)(void* ctx, void* conn, char* buf, size_t len);
-  /* since 1.0: writes the buffers in order. Returns bytes written or PLINTH_IO_*. */
+  /* since 1.0: writes the buffers in order. Returns bytes taken (possibly fewer than given) or
+   * PLINTH_IO_*. OWNERSHIP: the buffers are the host's; borrowed for the call, or, with
+   * PLINTH_TRANSPORT_HOLDS_BUFFERS, until conn_released covers the bytes taken. THREAD: any;
+   * one thread per connection at a time. */
   int64_t (*writev)(void* ctx, void* conn, const plinth_iovec_t* iov, int32_t iovcnt);
-  /* since 1.0: closes and frees the connection. THREAD: main. */
+  /* since 1.0: closes and frees the connection. Once it returns, the transport references no
+   * buffer of the host's and calls neither conn_notify nor conn_released for it. THREAD:
+   * main. */
   void (*close)(void* ctx, void* conn);
+  /* since 1.0: PLINTH_TRANSPORT_* */
+  uint32_t flags;
+  /* since 1.0 (optional): gives a just-accepted connection its host-side handle, for
+   * conn_notify and conn_released; called before any read. OWNERSHIP: the handle is the
+   * host's, valid until close returns. THREAD: main. */
+  void (*attach)(void* ctx, void* conn, plinth_conn_t* host);
 } plinth_transport_spec_t;
 
 /* ---- Reply path ---------------------------------------------------------------------------- */
@@ -621,6 +652,19 @@ struct plinth_host_api {
    * OWNERSHIP: the buffer belongs to the value; valid until the key is modified again or the
    * handler returns. THREAD: main. */
   char* (*key_string_resize)(plinth_call_t* call, const char* key, size_t klen, size_t newlen);
+
+  /* -- transports (THREAD: any) -- */
+
+  /* since 1.0: reports PLINTH_CONN_* events of a connection whose transport has no pollable
+   * descriptor; the host handles them on its own thread soon after. Repeated events coalesce
+   * until handled. Never blocks. OWNERSHIP: none. THREAD: any, until the transport's close of
+   * the connection returns. */
+  void (*conn_notify)(plinth_conn_t* conn, uint32_t events);
+  /* since 1.0: for a PLINTH_TRANSPORT_HOLDS_BUFFERS transport: the first "total" bytes writev
+   * took on this connection (counted from its first write) are no longer needed, so the host
+   * may free the buffers that held them. total never decreases. Never blocks. OWNERSHIP:
+   * none. THREAD: any, until the transport's close of the connection returns. */
+  void (*conn_released)(plinth_conn_t* conn, uint64_t total);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

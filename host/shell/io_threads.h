@@ -1,0 +1,91 @@
+// The IO threads: with io-threads N, up to N-1 threads read and parse, and write, for the main
+// thread, which executes the commands. Each thread takes jobs from the main thread on one
+// single-producer/single-consumer ring and gives them back on another; both sides wait for
+// each other with a Parker (spin, then futex). How many threads are active follows the load:
+// an idle or lightly loaded server does its IO inline, as with io-threads 1.
+// docs/io-threads.md explains the policy. Main thread only unless noted.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/shell/client.h"
+
+namespace plinth::host {
+
+class IoThread;
+class Parker;
+
+// The settings behind io-threads, io-threads-adaptive and io-threads-park.
+struct IoSettings {
+  int threads = 1;       // io-threads: the main thread plus threads-1 IO threads
+  bool adaptive = true;  // activate IO threads as the load needs them (else all, always)
+  bool park = true;      // waiters park after spinning (false: spin only, a benchmark knob)
+};
+
+class IoThreads {
+ public:
+  IoThreads();
+  ~IoThreads();
+  IoThreads(const IoThreads&) = delete;
+  IoThreads& operator=(const IoThreads&) = delete;
+
+  // Applies new settings: threads start at once (once Start ran); surplus threads stop when
+  // no job of theirs is in flight (Adapt). The park setting is read by Start only.
+  void Configure(const IoSettings& settings);
+  // Starts the configured threads (the server is starting).
+  void Start();
+  // Hands c's prepared job (c->rd for a read, c->wr for a write) to an IO thread and marks c
+  // busy. Returns false when no IO thread is active or its queue is full: the caller then runs
+  // the job inline. OWNERSHIP: c stays the main thread's; the job owns c's IO state until
+  // Complete gives it back.
+  bool Submit(Client* c, ClientIo kind);
+  // Applies every finished job: closes the clients closed meanwhile, applies the others' reads
+  // and writes. Returns how many.
+  size_t Complete();
+  // Waits until a job finishes: spins, then parks. Only with jobs in flight.
+  void WaitForCompletion();
+  size_t InFlight() const { return inflight_; }
+  // The load policy, once per cron period, from the monotonic clock, the loop's time spent
+  // waiting for events so far and the reads and writes started so far (all cumulative): the
+  // main thread's busy share of the period (neither polling nor waiting for IO threads) and
+  // its event rate decide how many threads are active. Also stops surplus threads whose jobs
+  // are back.
+  void Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t events);
+  // From now on every job runs inline (shutdown began); jobs in flight still come back.
+  void Drain();
+  // Waits for every job in flight, applies it, and stops every thread (shutdown).
+  void Shutdown();
+  // The io_threads INFO section's fields.
+  void Info(std::string* out) const;
+  // Nanoseconds the main thread spent in WaitForCompletion so far.
+  int64_t WaitNs() const { return wait_ns_; }
+
+ private:
+  void StartThreads(size_t count);
+  // The policy's decision: busy share and event rate of the last period.
+  void Decide(double busy, double events_per_s);
+  // Keeps active_ within the configured and started threads (all of them when not adaptive).
+  void ClampActive();
+  void StopThreads(size_t keep);
+
+  IoSettings settings_;
+  bool started_ = false;
+  std::vector<std::unique_ptr<IoThread>> threads_;
+  std::unique_ptr<Parker> main_parker_;  // the main thread waits for finished jobs here
+  size_t active_ = 0;                    // threads Submit uses: the first active_
+  size_t inflight_ = 0;
+  int64_t wait_ns_ = 0;
+  int usable_cpus_ = 1;
+  // Load policy state: the event rate at which each thread was activated, and how many
+  // periods in a row the rate stayed low enough to deactivate the last one.
+  std::vector<double> activated_at_;
+  int low_periods_ = 0;
+  int64_t last_ns_ = 0, last_idle_ns_ = 0;  // the previous Adapt's inputs
+  uint64_t last_events_ = 0;
+};
+
+}  // namespace plinth::host
