@@ -148,9 +148,16 @@ def _start(name, make, tries=3):
     raise last
 
 
+def io_thread_args():
+    """PLINTH_TEST_IO_THREADS=N in the environment: run N IO threads, all always active."""
+    n = os.environ.get("PLINTH_TEST_IO_THREADS")
+    return ["--io-threads", n, "--io-threads-adaptive", "no"] if n else []
+
+
 def start_plinth(server_path, extra=()):
-    """Starts plinth-server with the default plugins (or the built subset) on a free port."""
-    base = [server_path] + plugin_args(server_path)
+    """Starts plinth-server with the default plugins (or the built subset) on a free port,
+    with the IO threads PLINTH_TEST_IO_THREADS asks for."""
+    base = [server_path] + plugin_args(server_path) + io_thread_args()
     return _start("plinth", lambda port: (base + ["--port", str(port), "--bind", "127.0.0.1"] +
                                           list(extra), None))
 

@@ -10,18 +10,12 @@
 
 #include "test_server.h"
 
+using plinth::testing::InfoField;
 using plinth::testing::Multibulk;
 using plinth::testing::RespConn;
 using plinth::testing::TestServer;
 
 namespace {
-
-long long InfoField(RespConn& c, const std::string& section, const std::string& name) {
-  std::string info = c.Cmd({"INFO", section});
-  auto at = info.find("\n" + name + ":");
-  if (at == std::string::npos) return -1;
-  return std::atoll(info.c_str() + at + name.size() + 2);
-}
 
 void Sleep(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 

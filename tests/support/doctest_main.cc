@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -29,6 +31,13 @@ REGISTER_LISTENER("case-counter", 1, CaseCounter);
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --plinth-io-threads=N: the servers the tests start run N IO threads, all of them always
+  // active (CTest runs the server suites once more this way). doctest ignores the flag.
+  for (int i = 1; i < argc; ++i) {
+    const char* flag = "--plinth-io-threads=";
+    if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
+      setenv("PLINTH_TEST_IO_THREADS", argv[i] + std::strlen(flag), 1);
+  }
   doctest::Context context(argc, argv);
   int rc = context.run();
   if (context.shouldExit()) return rc;  // --list-test-cases and friends

@@ -117,6 +117,13 @@ size_t ElementEnd(std::string_view d, size_t pos) {
 
 }  // namespace
 
+long long InfoField(RespConn& c, const std::string& section, const std::string& name) {
+  std::string info = c.Cmd({"INFO", section});
+  auto at = info.find("\n" + name + ":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(info.c_str() + at + name.size() + 2);
+}
+
 int FreePort() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
@@ -133,6 +140,8 @@ TestServer::TestServer(std::vector<std::string> extra, int nofile) {
   port_ = FreePort();
   log_path_ = TempPath("log");
   std::vector<std::string> args = {"--port", std::to_string(port_), "--bind", "127.0.0.1"};
+  if (const char* io = std::getenv("PLINTH_TEST_IO_THREADS"))  // before extra: a test may override
+    args.insert(args.end(), {"--io-threads", io, "--io-threads-adaptive", "no"});
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = Spawn(args, log_path_, nofile);
   for (int i = 0; i < 1000; ++i) {

@@ -68,6 +68,9 @@ class RespConn {
   bool eof_ = false;
 };
 
+// The integer field "name" of INFO "section", or -1 when absent.
+long long InfoField(RespConn& c, const std::string& section, const std::string& name);
+
 // Encodes args as a RESP multibulk request.
 std::string Multibulk(const std::vector<std::string>& args);
 // Length of the first complete RESP reply in data, or 0 if incomplete.
