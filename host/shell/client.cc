@@ -225,7 +225,6 @@ void ClientReadable(Client* c) {
     return;
   }
   Shell& s = *c->shell;
-  ++s.io_events;
   c->rd.authed = s.core.Authenticated(c->session);
   c->rd.query_limit = s.limits.query_buffer;
   if (s.io.Submit(c, ClientIo::kRead)) return;

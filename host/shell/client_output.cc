@@ -215,7 +215,6 @@ bool ClientWrite(Client* c) { return WritePrepared(c, ClientPrepareWrite(c)); }
 
 void ClientFlushOutput(Client* c) {
   if (c->closed || c->io != ClientIo::kIdle) return;  // a job in flight queues the next write
-  ++c->shell->io_events;
   const bool have = ClientPrepareWrite(c);
   if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
   c->io_thread = 0;

@@ -34,7 +34,7 @@ void OnCron(uv_timer_t* h) {
   s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
   CloseIdleClients(s);
   s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),
-             s.io_events);
+             s.core.stats.commands);
 }
 
 }  // namespace

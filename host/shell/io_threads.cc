@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -17,10 +18,16 @@ namespace {
 
 // Jobs one thread may have in flight; a client past it is served inline.
 constexpr size_t kRingSlots = 1024;
-// The policy: activate one more thread when the main thread was busy for this share of a
-// period; deactivate the last one when the event rate fell below this share of the rate it
-// was activated at, for this many periods in a row.
+// The policy (docs/io-threads.md), in cron periods. A thread is tried when the main thread was
+// busy for kBusyUp of a period; it stays if over the next kTrialPeriods the server did at
+// least kGain times the work per second it did before, else it goes and the next try waits
+// kFirstBackoff periods, doubling up to kMaxBackoff. A kept thread goes when the work rate
+// stays below kRateDown of its rate before activation for kLowPeriods periods in a row.
 constexpr double kBusyUp = 0.7;
+constexpr int kTrialPeriods = 5;
+constexpr double kGain = 1.05;
+constexpr int kFirstBackoff = 50;
+constexpr int kMaxBackoff = 600;
 constexpr double kRateDown = 0.5;
 constexpr int kLowPeriods = 5;
 
@@ -250,45 +257,62 @@ void IoThreads::WaitForCompletion() {
   wait_ns_ += MonoNs() - t0;
 }
 
-void IoThreads::Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t events) {
+void IoThreads::Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t work) {
   if (!started_) return;
   StopThreads(static_cast<size_t>(settings_.threads - 1));
   const int64_t idle = loop_idle_ns + wait_ns_;
   const int64_t wall = now_ns - last_ns_;
   if (last_ns_ && wall > 0) {
     const double busy = 1.0 - static_cast<double>(idle - last_idle_ns_) / static_cast<double>(wall);
-    Decide(busy, static_cast<double>(events - last_events_) * 1e9 / static_cast<double>(wall));
+    Decide(busy, static_cast<double>(work - last_work_) * 1e9 / static_cast<double>(wall));
   }
   last_ns_ = now_ns;
   last_idle_ns_ = idle;
-  last_events_ = events;
+  last_work_ = work;
 }
 
-void IoThreads::Decide(double busy, double events_per_s) {
+void IoThreads::Decide(double busy, double rate) {
   const size_t configured = static_cast<size_t>(settings_.threads - 1);
-  size_t target = configured;
   usable_cpus_ = UsableCpus();
-  if (settings_.adaptive) {
-    // A thread beside the main one helps only when it can run at the same time.
-    const size_t cpus = static_cast<size_t>(usable_cpus_ > 1 ? usable_cpus_ - 1 : 0);
-    const size_t most = std::min(configured, cpus);
-    target = std::min(active_, most);
-    if (activated_at_.size() < target) activated_at_.resize(target, events_per_s);
-    if (busy >= kBusyUp && target < most) {
-      activated_at_.resize(target + 1);
-      activated_at_[target] = events_per_s;
-      ++target;
-      low_periods_ = 0;
-    } else if (target > 0 && events_per_s < kRateDown * activated_at_[target - 1]) {
-      if (++low_periods_ >= kLowPeriods) {
+  ++period_;
+  if (!settings_.adaptive) {
+    active_ = std::min(configured, threads_.size());
+    return;
+  }
+  // A thread beside the main one helps only when it can run at the same time.
+  const size_t cpus = static_cast<size_t>(usable_cpus_ > 1 ? usable_cpus_ - 1 : 0);
+  const size_t most = std::min(std::min(configured, cpus), threads_.size());
+  size_t target = std::min(active_, most);
+  if (rate_before_.size() < target) rate_before_.resize(target, rate);
+  if (trial_ && target > 0) {  // did the last thread activated pay for itself?
+    trial_rate_ += rate;
+    if (++trial_periods_ == kTrialPeriods) {
+      trial_ = false;
+      if (trial_rate_ / kTrialPeriods < kGain * rate_before_[target - 1]) {
         --target;
-        low_periods_ = 0;
+        backoff_ = backoff_ ? std::min(2 * backoff_, kMaxBackoff) : kFirstBackoff;
+        next_try_ = period_ + backoff_;
+      } else {
+        backoff_ = 0;
       }
-    } else {
+    }
+  } else if (busy >= kBusyUp && target < most && period_ >= next_try_) {
+    rate_before_.resize(target + 1);
+    rate_before_[target] = rate;
+    ++target;
+    trial_ = true;
+    trial_periods_ = 0;
+    trial_rate_ = 0;
+    low_periods_ = 0;
+  } else if (target > 0 && rate < kRateDown * rate_before_[target - 1]) {
+    if (++low_periods_ >= kLowPeriods) {
+      --target;
       low_periods_ = 0;
     }
+  } else {
+    low_periods_ = 0;
   }
-  active_ = std::min(target, threads_.size());
+  active_ = target;
 }
 
 void IoThreads::Shutdown() {

@@ -50,11 +50,11 @@ class IoThreads {
   void WaitForCompletion();
   size_t InFlight() const { return inflight_; }
   // The load policy, once per cron period, from the monotonic clock, the loop's time spent
-  // waiting for events so far and the reads and writes started so far (all cumulative): the
-  // main thread's busy share of the period (neither polling nor waiting for IO threads) and
-  // its event rate decide how many threads are active. Also stops surplus threads whose jobs
-  // are back.
-  void Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t events);
+  // waiting for events so far and the commands executed so far (all cumulative): the main
+  // thread's busy share of the period (neither polling nor waiting for IO threads) and the
+  // work rate decide how many threads are active. Also stops surplus threads whose jobs are
+  // back.
+  void Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t work);
   // From now on every job runs inline (shutdown began); jobs in flight still come back.
   void Drain();
   // Waits for every job in flight, applies it, and stops every thread (shutdown).
@@ -66,8 +66,8 @@ class IoThreads {
 
  private:
   void StartThreads(size_t count);
-  // The policy's decision: busy share and event rate of the last period.
-  void Decide(double busy, double events_per_s);
+  // The policy's decision: busy share and work rate (commands per second) of the last period.
+  void Decide(double busy, double rate);
   // Keeps active_ within the configured and started threads (all of them when not adaptive).
   void ClampActive();
   void StopThreads(size_t keep);
@@ -80,12 +80,17 @@ class IoThreads {
   size_t inflight_ = 0;
   int64_t wait_ns_ = 0;
   int usable_cpus_ = 1;
-  // Load policy state: the event rate at which each thread was activated, and how many
-  // periods in a row the rate stayed low enough to deactivate the last one.
-  std::vector<double> activated_at_;
+  // Load policy state, in cron periods: the work rate before each active thread was
+  // activated; the trial of the last one; when the next activation may be tried.
+  std::vector<double> rate_before_;
+  bool trial_ = false;
+  int trial_periods_ = 0;
+  double trial_rate_ = 0;
+  int backoff_ = 0;
+  int64_t period_ = 0, next_try_ = 0;
   int low_periods_ = 0;
   int64_t last_ns_ = 0, last_idle_ns_ = 0;  // the previous Adapt's inputs
-  uint64_t last_events_ = 0;
+  uint64_t last_work_ = 0;
 };
 
 }  // namespace plinth::host

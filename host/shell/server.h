@@ -53,7 +53,6 @@ class Shell final : public Env {
   Limits limits;
   IoSettings io_settings;
   IoThreads io;
-  uint64_t io_events = 0;  // reads and writes started, for the IO threads' load policy
   bool started = false;
   bool shutting_down = false;
 
