@@ -19,12 +19,15 @@ namespace {
 // Jobs one thread may have in flight; a client past it is served inline.
 constexpr size_t kRingSlots = 1024;
 // The policy (docs/io-threads.md), in cron periods. A thread is tried when the main thread was
-// busy for kBusyUp of a period; it stays if over the next kTrialPeriods the server did at
-// least kGain times the work per second it did before, else it goes and the next try waits
-// kFirstBackoff periods, doubling up to kMaxBackoff. A kept thread goes when the work rate
-// stays below kRateDown of its rate before activation for kLowPeriods periods in a row.
+// busy for kBusyUp of kBusyPeriods periods in a row; it stays if over the last kJudgedPeriods
+// of the next kTrialPeriods the server did at least kGain times the work per second it did in
+// those busy periods, else it goes and the next try waits kFirstBackoff periods, doubling up
+// to kMaxBackoff. A kept thread goes when the work rate stays below kRateDown of its rate
+// before activation for kLowPeriods periods in a row.
 constexpr double kBusyUp = 0.7;
+constexpr int kBusyPeriods = 10;
 constexpr int kTrialPeriods = 5;
+constexpr int kJudgedPeriods = 3;
 constexpr double kGain = 1.05;
 constexpr int kFirstBackoff = 50;
 constexpr int kMaxBackoff = 600;
@@ -284,11 +287,14 @@ void IoThreads::Decide(double busy, double rate) {
   const size_t most = std::min(std::min(configured, cpus), threads_.size());
   size_t target = std::min(active_, most);
   if (rate_before_.size() < target) rate_before_.resize(target, rate);
+  busy_periods_ = busy >= kBusyUp ? busy_periods_ + 1 : 0;
+  busy_rate_ = busy_periods_ ? busy_rate_ + rate : 0;
   if (trial_ && target > 0) {  // did the last thread activated pay for itself?
-    trial_rate_ += rate;
-    if (++trial_periods_ == kTrialPeriods) {
+    if (++trial_periods_ > kTrialPeriods - kJudgedPeriods) trial_rate_ += rate;
+    if (trial_periods_ == kTrialPeriods) {
       trial_ = false;
-      if (trial_rate_ / kTrialPeriods < kGain * rate_before_[target - 1]) {
+      busy_periods_ = 0;
+      if (trial_rate_ / kJudgedPeriods < kGain * rate_before_[target - 1]) {
         --target;
         backoff_ = backoff_ ? std::min(2 * backoff_, kMaxBackoff) : kFirstBackoff;
         next_try_ = period_ + backoff_;
@@ -296,9 +302,10 @@ void IoThreads::Decide(double busy, double rate) {
         backoff_ = 0;
       }
     }
-  } else if (busy >= kBusyUp && target < most && period_ >= next_try_) {
+  } else if (busy_periods_ >= kBusyPeriods && target < most && period_ >= next_try_) {
     rate_before_.resize(target + 1);
-    rate_before_[target] = rate;
+    rate_before_[target] = busy_rate_ / busy_periods_;
+    busy_periods_ = 0;
     ++target;
     trial_ = true;
     trial_periods_ = 0;

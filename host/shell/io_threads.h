@@ -83,6 +83,8 @@ class IoThreads {
   // Load policy state, in cron periods: the work rate before each active thread was
   // activated; the trial of the last one; when the next activation may be tried.
   std::vector<double> rate_before_;
+  int busy_periods_ = 0;  // periods in a row the main thread was busy, and their work
+  double busy_rate_ = 0;
   bool trial_ = false;
   int trial_periods_ = 0;
   double trial_rate_ = 0;
