@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, the
-# threaded tests under TSan and with the condition-variable parker, a 60-second fuzz run of the
-# RESP parser, then the normal build and its full test suite (last, so the closing ctest line
-# counts every test).
+# threaded tests and the server's integration suite with IO threads under TSan and with the
+# condition-variable parker, a 60-second fuzz run of the RESP parser, then the normal build and
+# its full test suite (last, so the closing ctest line counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh test
@@ -15,17 +15,26 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE no-sanitizer
 
-echo "== TSan build of the threaded tests"
+# The threaded parts: the IO-thread primitives' tests, and the server with its IO threads doing
+# every read and write under the integration suite (io-threads 3, all active).
+server_targets="plinth-server plinth_resp plinth_tcp plinth_connection plinth_server plinth_strings
+  plinth_keys plinth_test_notify plinth_test_remote plinth_probe_a plinth_probe_b"
+
+echo "== TSan build of the threaded tests and the server"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thread \
   -DPLINTH_BUILD_BENCH=OFF >/dev/null
-cmake --build build-tsan -j"$jobs" --target host_threaded_test
+# shellcheck disable=SC2086
+cmake --build build-tsan -j"$jobs" --target host_threaded_test integration_test $server_targets
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
+TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration_test --plinth-io-threads=3
 
-echo "== Threaded tests with the condition-variable parker (PLINTH_PARK_CONDVAR)"
+echo "== Threaded tests and the server with the condition-variable parker (PLINTH_PARK_CONDVAR)"
 cmake -S . -B build-condvar -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_PARK_CONDVAR=ON \
   -DPLINTH_BUILD_BENCH=OFF -DPLINTH_WERROR=ON >/dev/null
-cmake --build build-condvar -j"$jobs" --target host_threaded_test
+# shellcheck disable=SC2086
+cmake --build build-condvar -j"$jobs" --target host_threaded_test integration_test $server_targets
 ctest --test-dir build-condvar --output-on-failure -L threaded
+build-condvar/tests/integration_test --plinth-io-threads=3
 
 echo "== RESP parser fuzzing (60 s)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \
