@@ -149,9 +149,6 @@ void ClientReadInput(Client* c);
 void ClientApplyRead(Client* c);
 // Writes pending output: hands it to an IO thread, or writes inline. Main thread.
 void ClientFlushOutput(Client* c);
-// Writes as much pending output as the connection takes, inline. Returns false when c was
-// closed. Main thread.
-bool ClientWrite(Client* c);
 // Fills c->wr from the output queue. Returns false when there is nothing to write. Main.
 bool ClientPrepareWrite(Client* c);
 // Runs c->wr's writev calls. THREAD: the thread c's job runs on.

@@ -163,15 +163,11 @@ bool ClientApplyWrite(Client* c) {
     seg.sent += take;
     left -= take;
     if (seg.sent < seg.len) break;
-    if (holds) {  // the transport may still read it
+    if (holds)  // the transport may still read it
       c->retired.push_back({seg, c->written - left});
-      c->out.pop_front();
-    } else if (c->out.size() > 1 || seg.cap == 0 || seg.cap > kOutChunk) {
-      ClientFreeSeg(seg);  // (a big reply's buffer goes back too)
-      c->out.pop_front();
-    } else {
-      seg.len = seg.sent = 0;  // keep the last copy buffer for the next replies
-    }
+    else
+      ClientFreeSeg(seg);
+    c->out.pop_front();
   }
   if (wr.status == PLINTH_IO_ERROR) {
     ClientClose(c);
@@ -210,8 +206,6 @@ bool WritePrepared(Client* c, bool have) {
 }
 
 }  // namespace
-
-bool ClientWrite(Client* c) { return WritePrepared(c, ClientPrepareWrite(c)); }
 
 void ClientFlushOutput(Client* c) {
   if (c->closed || c->io != ClientIo::kIdle) return;  // a job in flight queues the next write

@@ -61,8 +61,6 @@ class IoThreads {
   void Shutdown();
   // The io_threads INFO section's fields.
   void Info(std::string* out) const;
-  // Nanoseconds the main thread spent in WaitForCompletion so far.
-  int64_t WaitNs() const { return wait_ns_; }
 
  private:
   void StartThreads(size_t count);
