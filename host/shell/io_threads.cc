@@ -210,8 +210,7 @@ void IoThreads::StopThreads(size_t keep) {
   while (threads_.size() > keep && threads_.back()->inflight == 0) threads_.pop_back();
 }
 
-bool IoThreads::Submit(Client* c, ClientIo kind) {
-  if (active_ == 0) return false;
+bool IoThreads::Hand(Client* c, ClientIo kind) {
   IoThread& t = *threads_[c->session.id % active_];
   c->io = kind;
   if (!t.Push(c, kind)) {

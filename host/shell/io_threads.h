@@ -41,8 +41,8 @@ class IoThreads {
   // Hands c's prepared job (c->rd for a read, c->wr for a write) to an IO thread and marks c
   // busy. Returns false when no IO thread is active or its queue is full: the caller then runs
   // the job inline. OWNERSHIP: c stays the main thread's; the job owns c's IO state until
-  // Complete gives it back.
-  bool Submit(Client* c, ClientIo kind);
+  // Complete gives it back. Inline for the common inactive case.
+  bool Submit(Client* c, ClientIo kind) { return active_ != 0 && Hand(c, kind); }
   // Applies every finished job: closes the clients closed meanwhile, applies the others' reads
   // and writes. Returns how many.
   size_t Complete();
@@ -63,6 +63,8 @@ class IoThreads {
   void Info(std::string* out) const;
 
  private:
+  // Submit with at least one thread active.
+  bool Hand(Client* c, ClientIo kind);
   void StartThreads(size_t count);
   // The policy's decision: busy share and work rate (commands per second) of the last period.
   void Decide(double busy, double rate);
