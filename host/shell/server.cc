@@ -289,8 +289,9 @@ void Shell::Stop() {
   std::vector<Client*> all;
   for (auto& [id, c] : clients) all.push_back(c);
   for (Client* c : all) ClientClose(c);
-  // The rest waits for Flush: the clients whose IO is in flight close when it comes back, and
-  // this may be a command running inside Flush.
+  // With IO jobs in flight the rest waits for Flush: those clients close when their jobs come
+  // back, and the transports must still be up then.
+  if (!io.InFlight()) FinishStop();
 }
 
 void Shell::FinishStop() {

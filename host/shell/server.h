@@ -62,7 +62,8 @@ class Shell final : public Env {
   // Starts the transports and runs the loop until shutdown. Returns the exit code.
   int Run();
   // Begins a clean shutdown (SIGTERM, SHUTDOWN): last writes, listeners and clients closed.
-  // Safe inside a command; the next Flush finishes it (plugins' shutdown, loop stop).
+  // Safe inside a command. The plugins' shutdown and the loop stop follow at once, or, with IO
+  // jobs in flight, in the Flush that brings them back.
   void Stop();
   // Runs the posted tasks.
   void RunPostedTasks();
