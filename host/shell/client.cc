@@ -195,7 +195,7 @@ void ClientApplyRead(Client* c) {
   if (rd.bytes) c->session.last_interaction_ms = s.core.NowMs();
   switch (rd.status) {
     case ReadJob::kAgain:
-      return;
+      break;
     case ReadJob::kClosed:
       ClientClose(c);
       return;
@@ -211,12 +211,13 @@ void ClientApplyRead(Client* c) {
       ClientClose(c);
       return;
     case ReadJob::kData:
+      ProcessInput(c);
+      if (c->closed) return;
+      if (c->session.close_after_reply) ClientSetPollEvents(c, c->poll_events & ~UV_READABLE);
       break;
   }
-  ProcessInput(c);
-  if (c->closed) return;
-  if (c->session.close_after_reply) ClientSetPollEvents(c, c->poll_events & ~UV_READABLE);
-  if (!c->out.empty()) ClientQueueWrite(c);
+  // Its replies, or output other clients' commands gave it while an IO thread was reading.
+  if (c->out_bytes) ClientQueueWrite(c);
 }
 
 void ClientReadable(Client* c) {

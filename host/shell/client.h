@@ -145,7 +145,8 @@ void ClientReadable(Client* c);
 // Stages 1 and 2: reads what the connection has (all of it when the transport notifies) and
 // parses it into the batch, as c->rd says; fills c->rd. THREAD: the thread c's job runs on.
 void ClientReadInput(Client* c);
-// Applies a finished read: limits, statistics, then runs the batch. Main thread.
+// Applies a finished read: limits, statistics, then runs the batch and queues the output.
+// Main thread.
 void ClientApplyRead(Client* c);
 // Writes pending output: hands it to an IO thread, or writes inline. Main thread.
 void ClientFlushOutput(Client* c);

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <thread>
 
+#include "host/shell/io/cpu.h"
 #include "host/shell/io/parker.h"
 #include "host/shell/io/spsc_ring.h"
 
@@ -34,12 +35,6 @@ constexpr int kMaxBackoff = 600;
 constexpr double kRateDown = 0.5;
 constexpr int kLowPeriods = 5;
 
-int64_t MonoNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 ParkerOptions WaitOptions(bool park) {
   ParkerOptions o;
   if (!park) o.min_spin = o.max_spin = std::chrono::hours(1);
@@ -51,10 +46,6 @@ int UsableCpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
   return CPU_COUNT(&set);
-}
-
-void Bump(std::atomic<uint64_t>& counter, uint64_t by) {
-  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
 }
 
 struct IoJob {
@@ -74,7 +65,7 @@ class IoThread {
         main_(main),
         jobs_(kRingSlots),
         done_(kRingSlots) {
-    started_ns_ = MonoNs();
+    started_ns_ = MonotonicNs();
     thread_ = std::thread([this] { Run(); });
     handle_ = thread_.native_handle();
   }
@@ -105,7 +96,7 @@ class IoThread {
 
   void Info(std::string* out) const {
     const ParkerStats p = parker_.Stats();
-    const int64_t wall = MonoNs() - started_ns_;
+    const int64_t wall = MonotonicNs() - started_ns_;
     const uint64_t busy = busy_ns_.load(std::memory_order_relaxed);
     char buf[512];
     std::snprintf(buf, sizeof buf,
@@ -137,7 +128,7 @@ class IoThread {
   void Run() {
     for (bool stop = false; !stop;) {
       parker_.Wait([this] { return !jobs_.Empty(); });
-      const int64_t t0 = MonoNs();
+      const int64_t t0 = MonotonicNs();
       jobs_.PopAll([&](IoJob&& j) {
         if (!j.client) {
           stop = true;
@@ -146,17 +137,17 @@ class IoThread {
         Client* c = j.client;
         if (j.kind == ClientIo::kRead) {
           ClientReadInput(c);
-          Bump(reads_, 1);
-          Bump(bytes_read_, c->rd.bytes);
+          BumpRelaxed(reads_, 1);
+          BumpRelaxed(bytes_read_, c->rd.bytes);
         } else {
           ClientWriteOutput(c);
-          Bump(writes_, 1);
-          Bump(bytes_written_, c->wr.bytes);
+          BumpRelaxed(writes_, 1);
+          BumpRelaxed(bytes_written_, c->wr.bytes);
         }
         done_.TryPush(j);  // never full: no more than kRingSlots jobs are in flight
         main_.Wake();
       });
-      Bump(busy_ns_, static_cast<uint64_t>(MonoNs() - t0));
+      BumpRelaxed(busy_ns_, static_cast<uint64_t>(MonotonicNs() - t0));
     }
   }
 
@@ -235,7 +226,6 @@ size_t IoThreads::Complete() {
       }
       if (j.kind == ClientIo::kRead) {
         ClientApplyRead(c);
-        if (!c->closed && c->out_bytes) ClientQueueWrite(c);  // (output from others too)
       } else if (ClientApplyWrite(c) && c->wr.status == 0 && c->out_bytes) {
         ClientQueueWrite(c);  // more than one writev's worth, or new output since
       }
@@ -250,13 +240,13 @@ size_t IoThreads::Complete() {
 }
 
 void IoThreads::WaitForCompletion() {
-  const int64_t t0 = MonoNs();
+  const int64_t t0 = MonotonicNs();
   main_parker_->Wait([this] {
     for (auto& t : threads_)
       if (t->inflight && t->HasDone()) return true;
     return false;
   });
-  wait_ns_ += MonoNs() - t0;
+  wait_ns_ += MonotonicNs() - t0;
 }
 
 void IoThreads::Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t work) {

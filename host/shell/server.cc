@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -218,7 +219,7 @@ void Shell::RunNotified() {
       std::lock_guard<std::mutex> lock(notify_mu_);
       if (notified_.empty()) return;
       c = notified_.front();
-      notified_.erase(notified_.begin());
+      notified_.pop_front();
     }
     ClientHandleEvents(c, c->notified.exchange(0, std::memory_order_acq_rel));
   }
@@ -226,12 +227,8 @@ void Shell::RunNotified() {
 
 void Shell::ForgetNotified(Client* c) {
   std::lock_guard<std::mutex> lock(notify_mu_);
-  for (size_t i = 0; i < notified_.size(); ++i) {
-    if (notified_[i] == c) {
-      notified_.erase(notified_.begin() + static_cast<std::ptrdiff_t>(i));
-      return;
-    }
-  }
+  auto it = std::find(notified_.begin(), notified_.end(), c);
+  if (it != notified_.end()) notified_.erase(it);
 }
 
 int Shell::Run() {

@@ -7,6 +7,7 @@
 #include <uv.h>
 
 #include <atomic>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -106,7 +107,7 @@ class Shell final : public Env {
   std::atomic<bool> accepting_posts_{false};
   uv_async_t notify_async_;
   std::mutex notify_mu_;
-  std::vector<Client*> notified_;  // each at most once: queued when its events were 0
+  std::deque<Client*> notified_;  // each at most once: queued when its events were 0
 };
 
 // Wall clock in ms / us. Any thread.

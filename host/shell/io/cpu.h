@@ -1,8 +1,12 @@
-// What the IO-thread primitives need to know about the CPU: the cache line they pad to and the
-// hint a spin loop gives while it waits. Header only; any thread.
+// What the IO-thread code shares about the CPU and its clock: the cache line it pads to, the
+// hint a spin loop gives while it waits, the monotonic clock and single-writer counters.
+// Header only; any thread.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace plinth::host {
 
@@ -19,6 +23,19 @@ inline void CpuRelax() {
 #elif defined(__aarch64__)
   asm volatile("yield" ::: "memory");
 #endif
+}
+
+// The monotonic clock in nanoseconds. Any thread.
+inline int64_t MonotonicNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Adds "by" to a counter that one thread writes and others read: a relaxed load and store, no
+// read-modify-write. THREAD: the counter's one writer.
+inline void BumpRelaxed(std::atomic<uint64_t>& counter, uint64_t by = 1) {
+  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
 }
 
 }  // namespace plinth::host

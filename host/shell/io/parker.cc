@@ -117,11 +117,11 @@ void Parker::Park(int64_t deadline_ns) {
     Grow();  // a waker saw "parking" and set running: no sleep and no syscall on either side
     return;
   }
-  Bump(parks_);
+  BumpRelaxed(parks_);
   const int cpu = CurrentCpu();
-  const int64_t start = NowNs();
+  const int64_t start = MonotonicNs();
   const bool woken = SleepWhileParked(deadline_ns);
-  const int64_t slept = NowNs() - start;
+  const int64_t slept = MonotonicNs() - start;
   // After a wake-up a waker already set running; after a timeout the waiter does, and a waker
   // racing with it writes the same value.
   state_.store(kRunning, std::memory_order_relaxed);
@@ -143,7 +143,7 @@ bool Parker::SleepWhileParked(int64_t deadline_ns) {
     timespec ts;
     timespec* timeout = nullptr;
     if (deadline_ns != kNoDeadline) {
-      const int64_t left = deadline_ns - NowNs();
+      const int64_t left = deadline_ns - MonotonicNs();
       if (left <= 0) return false;
       ts.tv_sec = static_cast<time_t>(left / 1'000'000'000);
       ts.tv_nsec = static_cast<long>(left % 1'000'000'000);

@@ -61,7 +61,7 @@ class Parker {
   template <typename Ready>
   bool TryWaitFor(Ready&& ready, std::chrono::nanoseconds timeout) {
     if (timeout.count() <= 0) return ready();
-    const int64_t now = NowNs();
+    const int64_t now = MonotonicNs();
     return WaitUntil(ready,
                      timeout.count() < kNoDeadline - now ? now + timeout.count() : kNoDeadline);
   }
@@ -87,12 +87,6 @@ class Parker {
   static constexpr uint32_t kChecksPerClockRead = 8;
   enum : uint32_t { kRunning = 0, kParking = 1, kParked = 2 };
 
-  static int64_t NowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-
   template <typename Ready>
   bool WaitUntil(Ready& ready, int64_t deadline_ns);
   template <typename Ready>
@@ -110,9 +104,6 @@ class Parker {
   bool SleepWhileParked(int64_t deadline_ns);
   void WakeSleeper();
   void Grow();
-  static void Bump(std::atomic<uint64_t>& counter) {
-    counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  }
 
   // The state word, read by every waker; written by the waiter when it parks and by a waker
   // that ends a park. The futex sleeps on it.
@@ -140,10 +131,10 @@ template <typename Ready>
 bool Parker::WaitUntil(Ready& ready, int64_t deadline_ns) {
   while (!ready()) {
     if (Spin(ready, deadline_ns)) {
-      Bump(spin_hits_);
+      BumpRelaxed(spin_hits_);
       return true;
     }
-    if (deadline_ns != kNoDeadline && NowNs() >= deadline_ns) return ready();
+    if (deadline_ns != kNoDeadline && MonotonicNs() >= deadline_ns) return ready();
     AnnounceParking();
     if (ready()) {
       CancelParking();
@@ -158,12 +149,12 @@ template <typename Ready>
 bool Parker::Spin(Ready& ready, int64_t deadline_ns) {
   const int64_t budget = spin_budget_ns_.load(std::memory_order_relaxed);
   if (budget <= 0 || one_cpu_.load(std::memory_order_relaxed)) return false;
-  const int64_t now = NowNs();
+  const int64_t now = MonotonicNs();
   const int64_t end = deadline_ns - now < budget ? deadline_ns : now + budget;
   for (uint32_t i = 1;; ++i) {
     CpuRelax();
     if (ready()) return true;
-    if (i % kChecksPerClockRead == 0 && NowNs() >= end) return false;
+    if (i % kChecksPerClockRead == 0 && MonotonicNs() >= end) return false;
   }
 }
 
