@@ -2,7 +2,6 @@
 // CLIENT LIST, per-connection order across threads, and clients that are killed or vanish
 // while an IO thread is reading or writing for them. docs/io-threads.md.
 #include <doctest/doctest.h>
-#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -150,10 +149,7 @@ TEST_CASE("io threads: clients that vanish mid-request and mid-reply leave the s
       c.Send(gets);  // mid-reply: closes without reading
     }
     if (round % 2) {
-      struct linger lg {
-        1, 0
-      };  // RST instead of FIN
-      setsockopt(c.fd(), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+      c.ResetOnClose();  // RST instead of FIN
     }
   }
   CHECK(keep.Cmd({"PING"}) == "+PONG\r\n");

@@ -2,7 +2,6 @@
 // clients that vanish mid-reply.
 #include <doctest/doctest.h>
 #include <signal.h>
-#include <sys/socket.h>
 
 #include <cstdio>
 #include <fstream>
@@ -85,10 +84,7 @@ TEST_CASE("lifecycle: clients that disconnect mid-reply leave the server healthy
     for (int i = 0; i < 8; ++i) gets += Multibulk({"GET", "big"});
     c.Send(gets);
     if (round % 2) {
-      struct linger lg {
-        1, 0
-      };  // RST instead of FIN
-      setsockopt(c.fd(), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+      c.ResetOnClose();  // RST instead of FIN
     }
   }
   CHECK(setup.Cmd({"PING"}) == "+PONG\r\n");

@@ -5,7 +5,6 @@
 // or moves too early shows up as a report when the transport's thread sends it, or as
 // test_notify_early_frees when close finds a reference to freed memory.
 #include <doctest/doctest.h>
-#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -243,10 +242,7 @@ TEST_CASE("transport contract: clients that leave mid-reply do not disturb the s
     if (round % 3 == 0) {  // reads one reply of eight, then leaves
       CHECK(FirstDiff(c->Read(10000), Bulk(big)) == std::string::npos);
     } else if (round % 3 == 1) {  // leaves with RST instead of FIN
-      struct linger lg {
-        1, 0
-      };
-      setsockopt(c->fd(), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+      c->ResetOnClose();
     } else {  // killed by another client while its replies are queued
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
       CHECK(setup->Cmd({"CLIENT", "KILL", "ID", std::to_string(id)}) == ":1\r\n");

@@ -249,6 +249,13 @@ std::string RespConn::Cmd(std::initializer_list<std::string_view> args) {
   return Cmd(std::vector<std::string>(args.begin(), args.end()));
 }
 
+void RespConn::ResetOnClose() {
+  struct linger lg {
+    1, 0
+  };
+  setsockopt(fd_, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+}
+
 bool RespConn::WaitClosed(int timeout_ms) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (!eof_) {

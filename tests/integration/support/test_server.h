@@ -59,6 +59,8 @@ class RespConn {
   std::string Cmd(std::initializer_list<std::string_view> args);
   // True when the server closes the connection within timeout_ms (pending replies discarded).
   bool WaitClosed(int timeout_ms = 3000);
+  // Makes the coming close send RST instead of FIN (SO_LINGER 0), as a crashed peer would.
+  void ResetOnClose();
   int fd() const { return fd_; }
 
  private:
