@@ -49,6 +49,16 @@ struct PluginRequest {
   std::map<std::string, std::string> options;  // from the plugin's config object
 };
 
+// One parsed request: argv[0..argc) with lengths, borrowed for the call. cmd is its command
+// once Prefetch looked it up, nullptr before (Execute then looks it up). No initializers: an
+// array of them for a batch costs nothing until filled.
+struct ParsedRequest {
+  int32_t argc;
+  const char* const* argv;
+  const size_t* argvlen;
+  Command* cmd;
+};
+
 class Core {
  public:
   // A core with no databases yet (CreateDatabases), no plugins and the host's options.
@@ -89,6 +99,18 @@ class Core {
   // handler, reply checks, statistics and propagation. argv is borrowed for the call.
   void Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
                const size_t* argvlen);
+  void Execute(Session& s, ReplySink& sink, ParsedRequest& r);
+  // Looks up the commands of requests [0, n) that s is about to run back to back, filling each
+  // cmd, and prefetches their first keys in s's database (Db::Prefetch) so the cache misses of
+  // executing them overlap; with bytes, string values' bytes too (for replies copied now).
+  // kPrefetchBatch requests at a time is what Db::Prefetch takes.
+  static constexpr size_t kPrefetchBatch = Db::kPrefetchKeys;
+  void Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes);
+  // Between BeginRun and EndRun, Execute reads the clock once per command: a command's end is
+  // the next one's start, and its wall time is the run's start plus the monotonic time since.
+  // For requests executed back to back, such as a pipelined batch.
+  void BeginRun();
+  void EndRun() { run_ = false; }
   // Appends one effect to the propagation stream (no-op without consumers).
   void Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
   // Deletes key in db because it expired, counting and propagating it as DEL.
@@ -142,6 +164,10 @@ class Core {
   std::thread::id main_thread_;
   std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
   bool plugins_shut_down_ = false;
+  bool run_ = false;
+  int64_t run_wall_us_ = 0;    // wall clock at BeginRun
+  uint64_t run_start_us_ = 0;  // monotonic clock at BeginRun
+  uint64_t run_last_us_ = 0;   // monotonic clock at the end of the run's last command
 };
 
 }  // namespace plinth::host

@@ -2,6 +2,7 @@
 // in one step. Entries keep no hash (8 bytes a key): a resize hashes the keys again.
 #include "host/core/db.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -89,6 +90,61 @@ Entry* Db::Find(std::string_view key) const {
   for (Entry* e = *Bucket(key); e; e = e->next)
     if (Matches(e, key)) return e;
   return nullptr;
+}
+
+namespace {
+
+// The entry's first line and the line its key may run into.
+inline void PrefetchEntry(const Entry* e) {
+  __builtin_prefetch(e);
+  __builtin_prefetch(reinterpret_cast<const char*>(e) + 63);
+}
+
+// The lines of a string value's bytes after its header's line, up to 1 KiB.
+void PrefetchBytes(const plinth_value_t* v) {
+  if (v->type != PLINTH_TYPE_STRING) return;
+  constexpr uintptr_t kLine = 64;
+  uintptr_t line = reinterpret_cast<uintptr_t>(v) & ~(kLine - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(v->data) + std::min<size_t>(v->len, 1024);
+  for (line += kLine; line < end; line += kLine)
+    __builtin_prefetch(reinterpret_cast<const void*>(line));
+}
+
+}  // namespace
+
+void Db::Prefetch(const std::string_view* keys, size_t n, bool bytes) const {
+  constexpr int kMaxDepth = 4;  // chain entries looked at per key
+  n = std::min(n, kPrefetchKeys);
+  Entry* const* slots[kPrefetchKeys];
+  const Entry* at[kPrefetchKeys];
+  const Entry* found[kPrefetchKeys];
+  for (size_t i = 0; i < n; ++i) {
+    slots[i] = Bucket(keys[i]);
+    __builtin_prefetch(slots[i]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    at[i] = *slots[i];
+    found[i] = nullptr;
+    if (at[i]) PrefetchEntry(at[i]);
+  }
+  for (int depth = 0; depth < kMaxDepth; ++depth) {
+    bool more = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!at[i]) continue;
+      if (Matches(at[i], keys[i])) {
+        found[i] = at[i];
+        __builtin_prefetch(found[i]->value);
+        at[i] = nullptr;
+      } else if ((at[i] = at[i]->next)) {
+        PrefetchEntry(at[i]);
+        more = true;
+      }
+    }
+    if (!more) break;
+  }
+  if (!bytes) return;
+  for (size_t i = 0; i < n; ++i)
+    if (found[i]) PrefetchBytes(found[i]->value);
 }
 
 Entry* Db::Set(std::string_view key, plinth_value_t* v, bool keep_ttl) {

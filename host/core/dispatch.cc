@@ -103,10 +103,45 @@ void Core::SendError(ReplySink& sink, std::string_view msg) {
   sink.Item(item);
 }
 
+void Core::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes) {
+  if (n == 1) {  // one key has nothing to overlap with
+    reqs[0].cmd = registry.FindCommand(std::string_view(reqs[0].argv[0], reqs[0].argvlen[0]));
+    return;
+  }
+  std::string_view keys[Db::kPrefetchKeys];
+  size_t nkeys = 0;
+  for (size_t i = 0; i < n; ++i) {
+    ParsedRequest& r = reqs[i];
+    r.cmd = registry.FindCommand(std::string_view(r.argv[0], r.argvlen[0]));
+    const int32_t k = r.cmd ? r.cmd->spec.first_key : 0;
+    if (k > 0 && k < r.argc && nkeys < Db::kPrefetchKeys)
+      keys[nkeys++] = std::string_view(r.argv[k], r.argvlen[k]);
+  }
+  if (nkeys > 1 && s.db >= 0 && static_cast<size_t>(s.db) < dbs.size())
+    dbs[s.db].Prefetch(keys, nkeys, bytes);
+}
+
+void Core::BeginRun() {
+  run_ = true;
+  run_wall_us_ = NowUs();
+  run_start_us_ = run_last_us_ = MonoUs();
+}
+
 void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
                    const size_t* argvlen) {
-  s.last_interaction_ms = NowMs();
-  Command* cmd = registry.FindCommand(std::string_view(argv[0], argvlen[0]));
+  ParsedRequest r{argc, argv, argvlen, nullptr};
+  Execute(s, sink, r);
+}
+
+void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
+  const int32_t argc = r.argc;
+  const char* const* argv = r.argv;
+  const size_t* argvlen = r.argvlen;
+  const bool in_run = run_;
+  const uint64_t t0 = in_run ? run_last_us_ : MonoUs();
+  s.last_interaction_ms =
+      in_run ? (run_wall_us_ + static_cast<int64_t>(t0 - run_start_us_)) / 1000 : NowMs();
+  Command* cmd = r.cmd ? r.cmd : registry.FindCommand(std::string_view(argv[0], argvlen[0]));
   if (!cmd) {
     stats.unknown_commands++;
     SendError(sink, UnknownCommandError(argc, argv, argvlen));
@@ -141,9 +176,11 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   call.db = s.db;
   call.now_ms = s.last_interaction_ms;
   uint64_t dirty_before = dirty;
-  uint64_t t0 = MonoUs();
+  run_ = false;  // a command its handler runs reads the clock itself
   cmd->spec.handler(&call, cmd->spec.ctx);
+  run_ = in_run;
   uint64_t t1 = MonoUs();
+  if (run_) run_last_us_ = t1;
   cmd->stats.calls++;
   cmd->stats.usec += t1 - t0;
   stats.commands++;

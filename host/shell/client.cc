@@ -3,6 +3,7 @@
 // lifecycle and CLIENT LIST line.
 #include "host/shell/client.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -105,14 +106,30 @@ void ReplyProtocolError(Client* c, const std::string& err) {
 }
 
 // Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
+// Each run of up to Core::kPrefetchBatch requests is looked up and has its keys prefetched
+// before the first of them runs; a pipeline shares the clock readings (Core::BeginRun).
 void ExecuteBatch(Client* c) {
   Batch& b = c->batch;
   Core& core = c->shell->core;
-  for (const Batch::Request& r : b.requests) {
-    if (c->closed || c->session.close_after_reply) break;
-    core.Execute(c->session, c->sink, r.argc, &b.argv[r.first], &b.argvlen[r.first]);
+  const size_t total = b.requests.size();
+  const bool pipelined = total > 1;
+  if (pipelined) core.BeginRun();
+  ParsedRequest run[Core::kPrefetchBatch];
+  for (size_t i = 0; i < total && !c->closed && !c->session.close_after_reply; ++i) {
+    const size_t j = i % Core::kPrefetchBatch;
+    if (j == 0) {
+      const size_t n = std::min(total - i, Core::kPrefetchBatch);
+      for (size_t k = 0; k < n; ++k) {
+        const Batch::Request& r = b.requests[i + k];
+        run[k] = {r.argc, &b.argv[r.first], &b.argvlen[r.first], nullptr};
+      }
+      if (pipelined)  // a lone request is looked up by Execute
+        core.Prefetch(c->session, run, n, !c->shell->io.Active());  // IO threads copy values
+    }
+    core.Execute(c->session, c->sink, run[j]);
     if (!c->closed && !c->out.empty() && !ClientCheckOutputLimits(c)) break;
   }
+  if (pipelined) core.EndRun();
   if (!b.error.empty() && !c->closed && !c->session.close_after_reply)
     ReplyProtocolError(c, b.error);
   b.Clear();

@@ -49,6 +49,8 @@ class IoThreads {
   // Waits until a job finishes: spins, then parks. Only with jobs in flight.
   void WaitForCompletion();
   size_t InFlight() const { return inflight_; }
+  // Whether Submit hands jobs to IO threads now.
+  bool Active() const { return active_ != 0; }
   // The load policy, once per cron period, from the monotonic clock, the loop's time spent
   // waiting for events so far and the commands executed so far (all cumulative): the main
   // thread's busy share of the period (neither polling nor waiting for IO threads) and the
