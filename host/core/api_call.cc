@@ -87,6 +87,11 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     c->sink->Ref(v->data, v->len, ReleaseValueRef, const_cast<plinth_value_t*>(v));
     return;
   }
+  if (c->sink && c->sink->value) {  // the sink may copy the bytes later
+    c->core->AssertMainThread("reply_value");
+    if (ReplyAccept(c, 0)) c->sink->value(c->sink, v);
+    return;
+  }
   ReplyBulk(c, v->data, v->len);
 }
 

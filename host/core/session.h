@@ -51,6 +51,11 @@ struct ReplySink {
   void (*ref)(ReplySink* self, const char* data, size_t len, plinth_release_fn release,
               void* arg) = nullptr;
 
+  // A string value's bytes as a bulk reply: copied now, or retained and copied before they
+  // are written. nullptr: the core sends them as a bulk item. OWNERSHIP: v is borrowed for
+  // the call; the sink retains it to keep it.
+  void (*value)(ReplySink* self, const plinth_value_t* v) = nullptr;
+
   void Item(const plinth_reply_item_t& i) { item(this, i); }
   void Ref(const char* data, size_t len, plinth_release_fn release, void* arg) {
     ref(this, data, len, release, arg);

@@ -35,6 +35,15 @@ struct OutSeg {
   void* release_arg = nullptr;
 };
 
+// The bytes of a string value that a segment has room reserved for: the thread that writes the
+// segment copies them in just before writev (ClientWriteOutput), so with IO threads the main
+// thread never touches them.
+struct OutFill {
+  OutSeg* seg;  // stable: a deque keeps references to the elements it does not erase
+  size_t off;
+  const plinth_value_t* value;  // one reference, dropped once copied
+};
+
 // The requests parsed from one read, waiting to run: argv arrays side by side. Arguments
 // point into the query buffer (which does not move until the batch has run) or, when the
 // parser built them in its own storage (inline commands), into copies held here.
@@ -74,8 +83,9 @@ struct WriteJob {
   plinth_iovec_t iov[kMaxIov];
   int32_t iovcnt = 0;
   size_t covered = 0;  // output segments the iovecs point into (the first ones of the queue)
-  uint64_t bytes = 0;  // out: bytes writev took
-  int64_t status = 0;  // out: 0 all taken, PLINTH_IO_AGAIN, or PLINTH_IO_ERROR
+  std::vector<OutFill> fills;  // in: those of the covered segments, done before writev
+  uint64_t bytes = 0;          // out: bytes writev took
+  int64_t status = 0;          // out: 0 all taken, PLINTH_IO_AGAIN, or PLINTH_IO_ERROR
 };
 
 // A written segment a PLINTH_TRANSPORT_HOLDS_BUFFERS transport may still read: freed once the
@@ -113,6 +123,7 @@ struct Client {
   Batch batch;
 
   std::deque<OutSeg> out;
+  std::vector<OutFill> fills;  // in out's segments that no write covers yet, in order
   size_t out_bytes = 0;
   int64_t soft_limit_since = 0;
   bool in_pending_writes = false;

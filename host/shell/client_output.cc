@@ -2,9 +2,11 @@
 // before the loop next polls they are written with the transport's writev, by an IO thread or
 // inline. A write in flight owns the segments it covers; new output starts a segment after
 // them.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
+#include "host/core/value.h"
 #include "host/shell/client.h"
 #include "host/shell/server.h"
 
@@ -12,12 +14,30 @@ namespace plinth::host {
 namespace {
 
 constexpr size_t kOutChunk = 16 * 1024;
+// Values at least this long are copied by the writing thread when IO threads are active;
+// shorter ones cost less to copy than to reserve.
+constexpr size_t kMinFill = 64;
+
+void ReleaseFills(std::vector<OutFill>& fills) {
+  for (const OutFill& f : fills) ValueRelease(f.value);
+  fills.clear();
+}
 
 // Inlined into ClientApplyWrite, which empties the queue after every complete write.
 [[gnu::always_inline]] inline void FreeOutput(Client* c) {
+  if (!c->fills.empty()) ReleaseFills(c->fills);  // left only by a queue dropped unwritten
   for (OutSeg& seg : c->out) ClientFreeSeg(seg);
   c->out.clear();
   c->out_bytes = 0;
+}
+
+// Appends an empty copy segment of cap bytes (of none when out of memory: it grows on use).
+OutSeg& NewCopySeg(Client* c, size_t cap) {
+  OutSeg s;
+  s.data = static_cast<char*>(std::malloc(cap));
+  s.cap = s.data ? cap : 0;
+  c->out.push_back(s);
+  return c->out.back();
 }
 
 // The copy segment at the tail of c's output, created when the tail is a reference, belongs to
@@ -26,12 +46,8 @@ constexpr size_t kOutChunk = 16 * 1024;
 OutSeg& TailCopySeg(Client* c) {
   if (c->out.empty() || c->out.back().cap == 0 ||
       (c->io == ClientIo::kWrite && c->out.size() <= c->wr.covered) ||
-      (c->out.back().sent > 0 && (c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS))) {
-    OutSeg s;
-    s.data = static_cast<char*>(std::malloc(kOutChunk));
-    s.cap = s.data ? kOutChunk : 0;
-    c->out.push_back(s);
-  }
+      (c->out.back().sent > 0 && (c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS)))
+    return NewCopySeg(c, kOutChunk);
   return c->out.back();
 }
 
@@ -49,6 +65,51 @@ void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   c->out_bytes += seg.len - before;
 }
 
+int32_t NoGrow(plinth_outbuf_t*, size_t) { return PLINTH_ERR; }
+
+// Frames v's bytes as a bulk in the tail segment with room left for them, to be copied by
+// ClientWriteOutput; a value the tail has no room for gets a segment of its own, so no segment
+// grows by copying room reserved in it. Returns false, having written nothing, when the
+// protocol cannot frame it or memory runs out.
+bool ReserveFill(Client* c, const plinth_value_t* v) {
+  constexpr size_t kFrameRoom = 64;  // a bulk's header and trailer, with room to spare
+  const Protocol* proto = c->shell->core.registry.protocol.get();
+  OutSeg* tail = &TailCopySeg(c);
+  if (tail->len > 0 && tail->cap - tail->len < v->len + kFrameRoom)
+    tail = &NewCopySeg(c, std::max(kOutChunk, v->len + kFrameRoom));
+  OutSeg& seg = *tail;
+  char trailer[16];
+  plinth_outbuf_t prefix{seg.data, seg.len, seg.cap, ClientGrowOut, c};
+  plinth_outbuf_t suffix{trailer, 0, sizeof trailer, NoGrow, nullptr};
+  const size_t before = seg.len;
+  const bool ok = proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto),
+                                         v->len, &prefix, &suffix) == PLINTH_OK &&
+                  (prefix.cap - prefix.len >= v->len + suffix.len ||
+                   ClientGrowOut(&prefix, v->len + suffix.len) == PLINTH_OK);
+  seg.data = prefix.data;
+  seg.cap = prefix.cap;
+  if (!ok) return false;
+  const size_t off = prefix.len;
+  std::memcpy(seg.data + off + v->len, trailer, suffix.len);
+  seg.len = off + v->len + suffix.len;
+  ValueRetain(v);
+  c->fills.push_back({&seg, off, v});
+  c->out_bytes += seg.len - before;
+  return true;
+}
+
+void SinkValue(ReplySink* self, const plinth_value_t* v) {
+  Client* c = static_cast<ClientSink*>(self)->client;
+  if (c->closed) return;
+  if (v->len >= kMinFill && c->shell->io.Active() && ReserveFill(c, v)) return;
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_BULK;
+  item.data = v->data;
+  item.len = v->len;
+  SinkItem(self, item);
+}
+
 void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
   Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed) {
@@ -60,7 +121,7 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
   plinth_outbuf_t prefix{head.data, head.len, head.cap, ClientGrowOut, c};
   OutSeg tail;
   tail.data = static_cast<char*>(std::malloc(kOutChunk));
-  tail.cap = kOutChunk;
+  tail.cap = tail.data ? kOutChunk : 0;
   plinth_outbuf_t suffix{tail.data, 0, tail.cap, ClientGrowOut, c};
   size_t before = head.len;
   proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), len, &prefix,
@@ -100,11 +161,15 @@ void ClientFreeSeg(OutSeg& seg) {
     seg.release(seg.release_arg);
 }
 
-void ClientFreeOutput(Client* c) { FreeOutput(c); }
+void ClientFreeOutput(Client* c) {
+  ReleaseFills(c->wr.fills);
+  FreeOutput(c);
+}
 
 ClientSink::ClientSink(Client* c) : client(c) {
   item = SinkItem;
   ref = SinkRef;
+  value = SinkValue;
 }
 
 bool ClientPrepareWrite(Client* c) {
@@ -119,6 +184,18 @@ bool ClientPrepareWrite(Client* c) {
   }
   wr.iovcnt = n;
   wr.covered = covered;
+  if (c->fills.empty()) return n > 0;
+  // The fills of the covered segments go with the write; they are the first ones.
+  size_t f = 0;
+  auto seg = c->out.begin();
+  for (size_t i = 0; i < covered && f < c->fills.size(); ++i, ++seg)
+    while (f < c->fills.size() && c->fills[f].seg == &*seg) ++f;
+  if (f == c->fills.size()) {
+    wr.fills.swap(c->fills);
+  } else if (f) {
+    wr.fills.assign(c->fills.begin(), c->fills.begin() + static_cast<ptrdiff_t>(f));
+    c->fills.erase(c->fills.begin(), c->fills.begin() + static_cast<ptrdiff_t>(f));
+  }
   return n > 0;
 }
 
@@ -129,6 +206,8 @@ void ClientWriteOutput(Client* c) {
   int32_t n = wr.iovcnt;
   wr.bytes = 0;
   wr.status = 0;
+  for (const OutFill& f : wr.fills) std::memcpy(f.seg->data + f.off, f.value->data, f.value->len);
+  ReleaseFills(wr.fills);
   while (n > 0) {
     int64_t w = t.writev(t.ctx, c->conn, iov, n);
     if (w <= 0) {  // taking nothing is "not now" too
