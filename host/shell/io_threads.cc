@@ -19,22 +19,10 @@ namespace {
 
 // Jobs one thread may have in flight; a client past it is served inline.
 constexpr size_t kRingSlots = 1024;
-// The policy (docs/io-threads.md), in cron periods. A thread is tried when the main thread was
-// busy for kBusyUp of kBusyPeriods periods in a row; it stays if over the last kJudgedPeriods
-// of the next kTrialPeriods the server did at least kGain times the work per second it did in
-// those busy periods, else it goes and the next try waits kFirstBackoff periods, doubling up
-// to kMaxBackoff. A kept thread goes when the work rate stays below kRateDown of its rate
-// before activation for kLowPeriods periods in a row.
-constexpr double kBusyUp = 0.7;
-constexpr int kBusyPeriods = 10;
-constexpr int kTrialPeriods = 5;
-constexpr int kJudgedPeriods = 3;
-constexpr double kGain = 1.05;
-constexpr int kFirstBackoff = 50;
-constexpr int kMaxBackoff = 600;
-constexpr double kRateDown = 0.5;
-constexpr int kLowPeriods = 5;
-
+// A thread wakes a parked main thread once per kWakeEvery finished jobs and when it has run
+// the jobs it found, not after each: a main thread faster than its IO threads would otherwise
+// sleep and wake once per job, and a wake-up costs it more than running a job's commands.
+constexpr size_t kWakeEvery = 8;
 ParkerOptions WaitOptions(bool park) {
   ParkerOptions o;
   if (!park) o.min_spin = o.max_spin = std::chrono::hours(1);
@@ -129,6 +117,7 @@ class IoThread {
     for (bool stop = false; !stop;) {
       parker_.Wait([this] { return !jobs_.Empty(); });
       const int64_t t0 = MonotonicNs();
+      size_t unsignaled = 0;  // finished jobs the main thread has not been woken for
       jobs_.PopAll([&](IoJob&& j) {
         if (!j.client) {
           stop = true;
@@ -145,8 +134,12 @@ class IoThread {
           BumpRelaxed(bytes_written_, c->wr.bytes);
         }
         done_.TryPush(j);  // never full: no more than kRingSlots jobs are in flight
-        main_.Wake();
+        if (++unsignaled == kWakeEvery) {
+          main_.Wake();
+          unsignaled = 0;
+        }
       });
+      if (unsignaled) main_.Wake();
       BumpRelaxed(busy_ns_, static_cast<uint64_t>(MonotonicNs() - t0));
     }
   }
@@ -266,7 +259,6 @@ void IoThreads::Adapt(int64_t now_ns, int64_t loop_idle_ns, uint64_t work) {
 void IoThreads::Decide(double busy, double rate) {
   const size_t configured = static_cast<size_t>(settings_.threads - 1);
   usable_cpus_ = UsableCpus();
-  ++period_;
   if (!settings_.adaptive) {
     active_ = std::min(configured, threads_.size());
     return;
@@ -274,41 +266,7 @@ void IoThreads::Decide(double busy, double rate) {
   // A thread beside the main one helps only when it can run at the same time.
   const size_t cpus = static_cast<size_t>(usable_cpus_ > 1 ? usable_cpus_ - 1 : 0);
   const size_t most = std::min(std::min(configured, cpus), threads_.size());
-  size_t target = std::min(active_, most);
-  if (rate_before_.size() < target) rate_before_.resize(target, rate);
-  busy_periods_ = busy >= kBusyUp ? busy_periods_ + 1 : 0;
-  busy_rate_ = busy_periods_ ? busy_rate_ + rate : 0;
-  if (trial_ && target > 0) {  // did the last thread activated pay for itself?
-    if (++trial_periods_ > kTrialPeriods - kJudgedPeriods) trial_rate_ += rate;
-    if (trial_periods_ == kTrialPeriods) {
-      trial_ = false;
-      busy_periods_ = 0;
-      if (trial_rate_ / kJudgedPeriods < kGain * rate_before_[target - 1]) {
-        --target;
-        backoff_ = backoff_ ? std::min(2 * backoff_, kMaxBackoff) : kFirstBackoff;
-        next_try_ = period_ + backoff_;
-      } else {
-        backoff_ = 0;
-      }
-    }
-  } else if (busy_periods_ >= kBusyPeriods && target < most && period_ >= next_try_) {
-    rate_before_.resize(target + 1);
-    rate_before_[target] = busy_rate_ / busy_periods_;
-    busy_periods_ = 0;
-    ++target;
-    trial_ = true;
-    trial_periods_ = 0;
-    trial_rate_ = 0;
-    low_periods_ = 0;
-  } else if (target > 0 && rate < kRateDown * rate_before_[target - 1]) {
-    if (++low_periods_ >= kLowPeriods) {
-      --target;
-      low_periods_ = 0;
-    }
-  } else {
-    low_periods_ = 0;
-  }
-  active_ = target;
+  active_ = policy_.Decide(busy, rate, active_, most, most > active_ ? idle_.Sample() : -1);
 }
 
 void IoThreads::Shutdown() {

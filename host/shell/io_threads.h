@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "host/shell/client.h"
+#include "host/shell/io/cpu_idle.h"
+#include "host/shell/io_policy.h"
 
 namespace plinth::host {
 
@@ -82,17 +84,8 @@ class IoThreads {
   size_t inflight_ = 0;
   int64_t wait_ns_ = 0;
   int usable_cpus_ = 1;
-  // Load policy state, in cron periods: the work rate before each active thread was
-  // activated; the trial of the last one; when the next activation may be tried.
-  std::vector<double> rate_before_;
-  int busy_periods_ = 0;  // periods in a row the main thread was busy, and their work
-  double busy_rate_ = 0;
-  bool trial_ = false;
-  int trial_periods_ = 0;
-  double trial_rate_ = 0;
-  int backoff_ = 0;
-  int64_t period_ = 0, next_try_ = 0;
-  int low_periods_ = 0;
+  IoPolicy policy_;
+  CpuIdle idle_;                            // sampled while the policy may try another thread
   int64_t last_ns_ = 0, last_idle_ns_ = 0;  // the previous Adapt's inputs
   uint64_t last_work_ = 0;
 };
