@@ -261,6 +261,24 @@ char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) 
   return e->value->data;
 }
 
+int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, size_t len,
+                     uint32_t flags) {
+  const bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
+  Entry* e = LiveEntry(c, {k, n});
+  if (e && ValueStringOverwrite(e->value, s, len)) {
+    if (!keep_ttl && e->expire_ms >= 0) CallDb(c).SetExpire(e, -1);
+  } else {
+    plinth_value_t* v = ValueCreateString(s, len);
+    if (!v) return PLINTH_ERR;
+    if (e)
+      CallDb(c).Replace(e, v, keep_ttl);
+    else if (!CallDb(c).Set({k, n}, v, keep_ttl))
+      return PLINTH_ERR;
+  }
+  c->core->dirty++;
+  return PLINTH_OK;
+}
+
 uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
 
 void DbFlush(plinth_call_t* c, int32_t db, int32_t async) {
@@ -328,6 +346,7 @@ void FillCallApi(plinth_host_api_t* t) {
   t->db_count = DbCount;
   t->call_time_ms = CallTimeMs;
   t->key_string_resize = KeyStringResize;
+  t->key_string_set = KeyStringSet;
 }
 
 }  // namespace plinth::host

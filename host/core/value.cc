@@ -58,6 +58,18 @@ plinth_value_t* ValueCreateTyped(const TypeEntry* type, void* payload) {
   return v;
 }
 
+bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len) {
+  constexpr size_t kSlack = 32;  // room a small string may keep beyond twice its length
+  if (v->type != PLINTH_TYPE_STRING || v->refs.load(std::memory_order_acquire) != 1 ||
+      len > v->cap || v->cap > 2 * len + kSlack)
+    return false;
+  std::memmove(v->data, s, len);
+  v->len = len;
+  v->data[len] = 0;
+  v->encoding = EncodingOf(s, len);
+  return true;
+}
+
 bool ValueStringResize(plinth_value_t** pv, size_t len) {
   plinth_value_t* v = *pv;
   bool shared = v->refs.load(std::memory_order_acquire) != 1;

@@ -27,6 +27,10 @@ namespace plinth::host {
 
 // A new string value with one reference, or nullptr when out of memory. Any thread.
 plinth_value_t* ValueCreateString(const char* s, size_t len);
+// Replaces the bytes of string value v with s[0, len) in place, with a new string's encoding,
+// when nothing else holds it and its room fits len without wasting more than about len bytes.
+// Returns false (v unchanged) otherwise. Main thread.
+bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len);
 // Resizes the string value *v to len bytes in place (zero-filling growth) when it is not
 // shared, else replaces *v with a resized copy (dropping the caller's reference to the old one).
 // Returns false when out of memory (*v unchanged). Main thread.

@@ -20,7 +20,7 @@ std::string_view Bytes(const plinth_value_t* value) {
 }
 
 void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags) {
-  c.Put(key, sdk::Value::String(s), flags);
+  c.PutString(key, s, flags);
 }
 
 char* ResizeString(const Call& c, std::string_view key, size_t len) {

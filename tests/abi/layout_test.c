@@ -143,7 +143,7 @@ FIELD(plinth_type_spec_t, memory_usage, 24, 8);
 FIELD(plinth_type_spec_t, serialize, 32, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 728);
+MIN_SIZE(plinth_host_api_t, 736);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -235,8 +235,9 @@ FIELD(plinth_host_api_t, server_shutdown, 680, 8);
 FIELD(plinth_host_api_t, time_us, 688, 8);
 FIELD(plinth_host_api_t, call_time_ms, 696, 8);
 FIELD(plinth_host_api_t, key_string_resize, 704, 8);
-FIELD(plinth_host_api_t, conn_notify, 712, 8);
-FIELD(plinth_host_api_t, conn_released, 720, 8);
+FIELD(plinth_host_api_t, key_string_set, 712, 8);
+FIELD(plinth_host_api_t, conn_notify, 720, 8);
+FIELD(plinth_host_api_t, conn_released, 728, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);

@@ -147,6 +147,8 @@ TEST_CASE("io threads: a reply keeps the value its command read while later comm
     c.Send(Multibulk({"GET", "k"}) + Multibulk({"SETRANGE", "k", "0", "bbbb"}) +
            Multibulk({"GET", "k"}) + Multibulk({"APPEND", "k", "c"}) + Multibulk({"GET", "k"}) +
            Multibulk({"SET", "k", std::string(100, 'd')}) + Multibulk({"GET", "k"}) +
+           Multibulk({"SET", "k", std::string(100, 'e')}) + Multibulk({"GET", "k"}) +
+           Multibulk({"INCR", "n"}) + Multibulk({"GET", "n"}) + Multibulk({"INCRBY", "n", "8"}) +
            Multibulk({"DEL", "k"}) + Multibulk({"GET", "k"}));
     CHECK(c.Read() == Bulk(a));
     CHECK(c.Read() == ":200\r\n");
@@ -154,7 +156,13 @@ TEST_CASE("io threads: a reply keeps the value its command read while later comm
     CHECK(c.Read() == ":201\r\n");
     CHECK(c.Read() == Bulk("bbbb" + a.substr(4) + "c"));
     CHECK(c.Read() == "+OK\r\n");
+    // The same size: SET writes in place unless the reply before still holds the value.
     CHECK(c.Read() == Bulk(std::string(100, 'd')));
+    CHECK(c.Read() == "+OK\r\n");
+    CHECK(c.Read() == Bulk(std::string(100, 'e')));
+    CHECK(c.Read() == ":1\r\n");
+    CHECK(c.Read() == Bulk("1"));
+    CHECK(c.Read() == ":9\r\n");  // its digits rewritten in place
     CHECK(c.Read() == ":1\r\n");
     CHECK(c.Read() == "$-1\r\n");
   }

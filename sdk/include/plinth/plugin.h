@@ -652,6 +652,14 @@ struct plinth_host_api {
    * OWNERSHIP: the buffer belongs to the value; valid until the key is modified again or the
    * handler returns. THREAD: main. */
   char* (*key_string_resize)(plinth_call_t* call, const char* key, size_t klen, size_t newlen);
+  /* since 1.0: stores a copy of s[0, len) as the string value under key, as key_set of a new
+   * string value would (flags: PLINTH_SET_KEEPTTL; the encoding is a new string's), but
+   * rewrites the stored value in place when it is a string nothing else holds with room for
+   * len bytes and not much more, so INCR, or SET of a same-sized value, allocates nothing.
+   * Returns PLINTH_OK, or PLINTH_ERR when memory ran out (the key unchanged). OWNERSHIP: s is
+   * copied. THREAD: main. */
+  int32_t (*key_string_set)(plinth_call_t* call, const char* key, size_t klen, const char* s,
+                            size_t len, uint32_t flags);
 
   /* -- transports (THREAD: any) -- */
 

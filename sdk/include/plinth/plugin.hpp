@@ -147,6 +147,12 @@ class Call {
   void Put(std::string_view k, Value v, uint32_t flags = 0) const {
     Api().key_set(c_, k.data(), k.size(), v.Release(), flags);
   }
+  // Stores a copy of s as k's string value (key_string_set: in place when it can). Throws
+  // std::bad_alloc when memory ran out.
+  void PutString(std::string_view k, std::string_view s, uint32_t flags = 0) const {
+    if (Api().key_string_set(c_, k.data(), k.size(), s.data(), s.size(), flags) != PLINTH_OK)
+      throw std::bad_alloc();
+  }
   bool Delete(std::string_view k) const { return Api().key_delete(c_, k.data(), k.size()) == 1; }
   int64_t ExpireGet(std::string_view k) const {
     return Api().key_expire_get(c_, k.data(), k.size());

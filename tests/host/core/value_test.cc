@@ -58,3 +58,24 @@ TEST_CASE("value: a plugin type frees its payload with the last reference") {
   types.UnregisterOwner("test");
   CHECK(types.Find(id) == nullptr);
 }
+
+TEST_CASE("value: an unshared string is overwritten in place when the bytes fit its room") {
+  plinth_value_t* v = ValueCreateString("abcdef", 6);
+  CHECK(ValueStringOverwrite(v, "42", 2));  // room 6 for 2 bytes: within the slack
+  CHECK(std::string(v->data, v->len) == "42");
+  CHECK(v->data[2] == 0);
+  CHECK(v->encoding == PLINTH_ENC_INT);
+  CHECK(ValueStringOverwrite(v, "xyz", 3));
+  CHECK(v->encoding == PLINTH_ENC_EMBSTR);
+  CHECK_FALSE(ValueStringOverwrite(v, "longer!", 7));  // no room
+  CHECK(std::string(v->data, v->len) == "xyz");
+  ValueRetain(v);  // a reply holds it: it must not change under that holder
+  CHECK_FALSE(ValueStringOverwrite(v, "q", 1));
+  CHECK(std::string(v->data, v->len) == "xyz");
+  ValueRelease(v);
+  ValueRelease(v);
+  const std::string big(1000, 'b');
+  plinth_value_t* w = ValueCreateString(big.data(), big.size());
+  CHECK_FALSE(ValueStringOverwrite(w, "1", 1));  // would keep 1000 bytes for one
+  ValueRelease(w);
+}
