@@ -155,7 +155,7 @@ void Registry::RemoveOwner(const std::string& owner) {
 
 Command* Registry::FindCommand(std::string_view name) const {
   char buf[64];
-  if (name.size() > sizeof buf) return nullptr;
+  if (name.empty() || name.size() > sizeof buf) return nullptr;
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
     buf[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;

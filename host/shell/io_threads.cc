@@ -23,6 +23,7 @@ constexpr size_t kRingSlots = 1024;
 // the jobs it found, not after each: a main thread faster than its IO threads would otherwise
 // sleep and wake once per job, and a wake-up costs it more than running a job's commands.
 constexpr size_t kWakeEvery = 8;
+
 ParkerOptions WaitOptions(bool park) {
   ParkerOptions o;
   if (!park) o.min_spin = o.max_spin = std::chrono::hours(1);

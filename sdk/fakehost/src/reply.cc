@@ -77,7 +77,7 @@ std::string RenderAggregate(const Reply& r, size_t indent) {
     char idx[32];
     std::snprintf(idx, sizeof idx, "%*zu%s", width, i + 1, mark);
     std::string prefix = idx;
-    if (i > 0) out += "\n" + std::string(indent, ' ');
+    if (i > 0) out.append(1, '\n').append(indent, ' ');
     if (map) {
       std::string key = Render(r.elements[2 * i], indent + prefix.size());
       prefix += key + " => ";
