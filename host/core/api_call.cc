@@ -149,15 +149,22 @@ const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
   return e ? e->value : nullptr;
 }
 
-int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uint32_t flags) {
+// Stores v (consuming it) under key, whose live entry is e (nullptr: absent), and counts the
+// change.
+int32_t StoreValue(plinth_call_t* c, Entry* e, std::string_view key, plinth_value_t* v,
+                   bool keep_ttl) {
   if (!v) return PLINTH_ERR;
   c->core->dirty++;
-  bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
-  if (Entry* e = LiveEntry(c, {k, n})) {  // an overwrite: no second lookup
+  if (e) {  // an overwrite: no second lookup
     CallDb(c).Replace(e, v, keep_ttl);
     return PLINTH_OK;
   }
-  return CallDb(c).Set({k, n}, v, keep_ttl) ? PLINTH_OK : PLINTH_ERR;
+  return CallDb(c).Set(key, v, keep_ttl) ? PLINTH_OK : PLINTH_ERR;
+}
+
+int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uint32_t flags) {
+  if (!v) return PLINTH_ERR;
+  return StoreValue(c, LiveEntry(c, {k, n}), {k, n}, v, flags & PLINTH_SET_KEEPTTL);
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
@@ -265,16 +272,9 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
                      uint32_t flags) {
   const bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
   Entry* e = LiveEntry(c, {k, n});
-  if (e && ValueStringOverwrite(e->value, s, len)) {
-    if (!keep_ttl && e->expire_ms >= 0) CallDb(c).SetExpire(e, -1);
-  } else {
-    plinth_value_t* v = ValueCreateString(s, len);
-    if (!v) return PLINTH_ERR;
-    if (e)
-      CallDb(c).Replace(e, v, keep_ttl);
-    else if (!CallDb(c).Set({k, n}, v, keep_ttl))
-      return PLINTH_ERR;
-  }
+  if (!e || !ValueStringOverwrite(e->value, s, len))
+    return StoreValue(c, e, {k, n}, ValueCreateString(s, len), keep_ttl);
+  if (!keep_ttl && e->expire_ms >= 0) CallDb(c).SetExpire(e, -1);
   c->core->dirty++;
   return PLINTH_OK;
 }

@@ -104,10 +104,6 @@ void Core::SendError(ReplySink& sink, std::string_view msg) {
 }
 
 void Core::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes) {
-  if (n == 1) {  // one key has nothing to overlap with
-    reqs[0].cmd = registry.FindCommand(std::string_view(reqs[0].argv[0], reqs[0].argvlen[0]));
-    return;
-  }
   std::string_view keys[Db::kPrefetchKeys];
   size_t nkeys = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -117,6 +113,7 @@ void Core::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes)
     if (k > 0 && k < r.argc && nkeys < Db::kPrefetchKeys)
       keys[nkeys++] = std::string_view(r.argv[k], r.argvlen[k]);
   }
+  // One key has nothing to overlap with.
   if (nkeys > 1 && s.db >= 0 && static_cast<size_t>(s.db) < dbs.size())
     dbs[s.db].Prefetch(keys, nkeys, bytes);
 }

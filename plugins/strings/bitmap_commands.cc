@@ -157,7 +157,7 @@ void BitOpCommand(Call& c) {
   if (result.empty()) {
     c.Delete(dest);
   } else {
-    PutString(c, dest, result);
+    c.PutString(dest, result);
   }
   c.Integer(static_cast<int64_t>(result.size()));
 }

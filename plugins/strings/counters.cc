@@ -28,7 +28,7 @@ void IncrDecr(const Call& c, int64_t incr) {
     c.Error(kErrOverflow);
     return;
   }
-  PutString(c, key, std::to_string(result), PLINTH_SET_KEEPTTL);
+  c.PutString(key, std::to_string(result), PLINTH_SET_KEEPTTL);
   c.Integer(result);
 }
 
@@ -76,7 +76,7 @@ void IncrByFloatCommand(Call& c) {
     return;
   }
   std::string text = FormatLongDouble(value);
-  PutString(c, key, text, PLINTH_SET_KEEPTTL);
+  c.PutString(key, text, PLINTH_SET_KEEPTTL);
   c.Bulk(text);
   Propagate(c, "set", {key, text, "KEEPTTL"}, false);
 }

@@ -19,10 +19,6 @@ std::string_view Bytes(const plinth_value_t* value) {
   return value ? sdk::StringOf(value) : std::string_view();
 }
 
-void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags) {
-  c.PutString(key, s, flags);
-}
-
 char* ResizeString(const Call& c, std::string_view key, size_t len) {
   char* p = sdk::Api().key_string_resize(c.raw(), key.data(), key.size(), len);
   if (!p) throw std::bad_alloc();

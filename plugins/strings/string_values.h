@@ -21,10 +21,6 @@ bool LookupString(const Call& c, std::string_view key, const plinth_value_t** va
 // The bytes of a string value (empty for nullptr).
 std::string_view Bytes(const plinth_value_t* value);
 
-// Stores a copy of s under key; flags PLINTH_SET_KEEPTTL keeps the key's TTL. Throws
-// std::bad_alloc when the host cannot allocate the value.
-void PutString(const Call& c, std::string_view key, std::string_view s, uint32_t flags = 0);
-
 // Makes the string under key (created empty when missing) len bytes long in place, zero-filling
 // growth and keeping the TTL, and returns its bytes for the caller to patch. Throws
 // std::bad_alloc when the host cannot grow it. Only after LookupString said it is a string.

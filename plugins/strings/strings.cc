@@ -69,7 +69,7 @@ bool SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
     }
     return false;
   }
-  PutString(c, key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
+  c.PutString(key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
   if (o.expire != ExpireKind::kNone) {
     c.ExpireSet(key, when);
     std::string ms = std::to_string(when);
@@ -129,7 +129,7 @@ void PSetExCommand(Call& c) {
 
 void GetSetCommand(Call& c) {
   if (!ReplyStringOrNull(c, c.arg(1))) return;
-  PutString(c, c.arg(1), c.arg(2));
+  c.PutString(c.arg(1), c.arg(2));
 }
 
 void GetDelCommand(Call& c) {
@@ -202,7 +202,7 @@ void MSetGeneric(Call& c, bool nx) {
       }
     }
   }
-  for (int i = 1; i < c.argc(); i += 2) PutString(c, c.arg(i), c.arg(i + 1));
+  for (int i = 1; i < c.argc(); i += 2) c.PutString(c.arg(i), c.arg(i + 1));
   if (nx) {
     c.Integer(1);
   } else {

@@ -51,7 +51,7 @@ void AppendCommand(Call& c) {
   const plinth_value_t* v = nullptr;
   if (!LookupString(c, key, &v)) return;
   if (!v) {
-    PutString(c, key, tail);
+    c.PutString(key, tail);
     c.Integer(static_cast<int64_t>(tail.size()));
     return;
   }
