@@ -73,24 +73,25 @@ void ReplyBignum(plinth_call_t* c, const char* s, size_t n) {
   Emit(c, PLINTH_REPLY_BIGNUM, 0, s, n);
 }
 
-void ReleaseValueRef(void* arg) { ValueRelease(static_cast<const plinth_value_t*>(arg)); }
-
 void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
   if (!v || v->type != PLINTH_TYPE_STRING) {
     ReplyNull(c);
     return;
   }
-  const ReplyPath* rp = c->core->registry.reply_path.get();
-  if (c->sink && rp && rp->spec.by_reference(rp->spec.ctx, v->len)) {
-    if (!ReplyAccept(c, 0)) return;
-    ValueRetain(v);
-    c->sink->Ref(v->data, v->len, ReleaseValueRef, const_cast<plinth_value_t*>(v));
-    return;
-  }
-  if (c->sink && c->sink->value) {  // the sink may copy the bytes later
+  if (c->sink && c->sink->value) {  // the sink asks the reply path and may copy later
     c->core->AssertMainThread("reply_value");
     if (ReplyAccept(c, 0)) c->sink->value(c->sink, v);
     return;
+  }
+  const ReplyPath* rp = c->core->registry.reply_path.get();
+  if (c->sink && rp) {
+    plinth_reply_value_info_t info{sizeof info, 0, v->len, "", 0};
+    if (rp->spec.by_reference(rp->spec.ctx, &info)) {
+      if (!ReplyAccept(c, 0)) return;
+      ValueRetain(v);
+      c->sink->Ref(v->data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      return;
+    }
   }
   ReplyBulk(c, v->data, v->len);
 }

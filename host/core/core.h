@@ -34,6 +34,8 @@ struct Stats {
   uint64_t keyspace_misses = 0;
   uint64_t net_input_bytes = 0;
   uint64_t net_output_bytes = 0;
+  uint64_t reply_bytes_referenced = 0;  // string values replied by reference (the reply path)
+  uint64_t reply_bytes_copied = 0;      // string values copied into output buffers
   uint64_t error_replies = 0;
   uint64_t unknown_commands = 0;
   uint64_t query_buffer_disconnections = 0;

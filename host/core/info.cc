@@ -59,6 +59,8 @@ void Stats_(Core& s, std::string& o) {
   Field(o, "total_commands_processed", st.commands);
   Field(o, "total_net_input_bytes", st.net_input_bytes);
   Field(o, "total_net_output_bytes", st.net_output_bytes);
+  Field(o, "reply_bytes_referenced", st.reply_bytes_referenced);
+  Field(o, "reply_bytes_copied", st.reply_bytes_copied);
   Field(o, "rejected_connections", st.rejected_connections);
   Field(o, "expired_keys", st.expired_keys);
   Field(o, "keyspace_hits", st.keyspace_hits);

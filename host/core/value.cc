@@ -112,6 +112,8 @@ void ValueRelease(const plinth_value_t* cv) {
   std::free(v);
 }
 
+void ValueReleaseArg(void* v) { ValueRelease(static_cast<const plinth_value_t*>(v)); }
+
 size_t ValueMemory(const plinth_value_t* v) {
   if (v->type == PLINTH_TYPE_STRING) return sizeof(plinth_value_t) + v->cap + 1;
   size_t n = sizeof(plinth_value_t) + sizeof(TypeEntry*);

@@ -68,6 +68,8 @@ inline void ValueRetain(const plinth_value_t* v) {
 }
 // Drops a reference and frees the value at zero. Any thread.
 void ValueRelease(const plinth_value_t* v);
+// ValueRelease as a plinth_release_fn, for a reply that holds a reference. Any thread.
+void ValueReleaseArg(void* v);
 // Bytes the value occupies, header included. Main thread.
 size_t ValueMemory(const plinth_value_t* v);
 // Number of values alive now (for tests and INFO).

@@ -86,6 +86,7 @@ struct WriteJob {
   std::vector<OutFill> fills;  // in: those of the covered segments, done before writev
   uint64_t bytes = 0;          // out: bytes writev took
   int64_t status = 0;          // out: 0 all taken, PLINTH_IO_AGAIN, or PLINTH_IO_ERROR
+  bool yielded = false;        // out: stopped after a turn's bytes (status 0, more to write)
 };
 
 // A written segment a PLINTH_TRANSPORT_HOLDS_BUFFERS transport may still read: freed once the

@@ -17,6 +17,8 @@ constexpr size_t kOutChunk = 16 * 1024;
 // Values at least this long are copied by the writing thread when IO threads are active;
 // shorter ones cost less to copy than to reserve.
 constexpr size_t kMinFill = 64;
+// Bytes one write turn sends to a polled connection before the thread moves on to others.
+constexpr size_t kWriteTurn = 256 * 1024;
 
 void ReleaseFills(std::vector<OutFill>& fills) {
   for (const OutFill& f : fills) ValueRelease(f.value);
@@ -98,31 +100,18 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
   return true;
 }
 
-void SinkValue(ReplySink* self, const plinth_value_t* v) {
-  Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed) return;
-  if (v->len >= kMinFill && c->shell->io.Active() && ReserveFill(c, v)) return;
-  plinth_reply_item_t item{};
-  item.struct_size = sizeof item;
-  item.type = PLINTH_REPLY_BULK;
-  item.data = v->data;
-  item.len = v->len;
-  SinkItem(self, item);
-}
-
 void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
   Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed) {
     if (release) release(arg);
     return;
   }
+  constexpr size_t kAfterRef = 512;  // the trailer's segment, where the next replies start
   const Protocol* proto = c->shell->core.registry.protocol.get();
   OutSeg& head = TailCopySeg(c);
   plinth_outbuf_t prefix{head.data, head.len, head.cap, ClientGrowOut, c};
-  OutSeg tail;
-  tail.data = static_cast<char*>(std::malloc(kOutChunk));
-  tail.cap = tail.data ? kOutChunk : 0;
-  plinth_outbuf_t suffix{tail.data, 0, tail.cap, ClientGrowOut, c};
+  char trailer[16];
+  plinth_outbuf_t suffix{trailer, 0, sizeof trailer, NoGrow, nullptr};
   size_t before = head.len;
   proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), len, &prefix,
                          &suffix);
@@ -135,11 +124,37 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
   ref.release = release;
   ref.release_arg = arg;
   c->out.push_back(ref);
-  tail.data = suffix.data;
-  tail.cap = suffix.cap;
-  tail.len = suffix.len;
-  c->out.push_back(tail);
+  OutSeg& tail = NewCopySeg(c, kAfterRef);
+  if (suffix.len && tail.cap) {
+    std::memcpy(tail.data, trailer, suffix.len);
+    tail.len = suffix.len;
+  }
   c->out_bytes += head.len - before + len + tail.len;
+}
+
+void SinkValue(ReplySink* self, const plinth_value_t* v) {
+  Client* c = static_cast<ClientSink*>(self)->client;
+  if (c->closed) return;
+  Stats& st = c->shell->core.stats;
+  if (const ReplyPath* rp = c->shell->core.registry.reply_path.get()) {
+    plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, v->len,
+                                   c->transport->name.c_str(),
+                                   static_cast<int32_t>(c->shell->io.ActiveCount())};
+    if (rp->spec.by_reference(rp->spec.ctx, &info)) {
+      ValueRetain(v);
+      st.reply_bytes_referenced += v->len;
+      SinkRef(self, v->data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      return;
+    }
+  }
+  st.reply_bytes_copied += v->len;
+  if (v->len >= kMinFill && c->shell->io.Active() && ReserveFill(c, v)) return;
+  plinth_reply_item_t item{};
+  item.struct_size = sizeof item;
+  item.type = PLINTH_REPLY_BULK;
+  item.data = v->data;
+  item.len = v->len;
+  SinkItem(self, item);
 }
 
 }  // namespace
@@ -206,16 +221,27 @@ void ClientWriteOutput(Client* c) {
   int32_t n = wr.iovcnt;
   wr.bytes = 0;
   wr.status = 0;
+  wr.yielded = false;
   for (const OutFill& f : wr.fills) std::memcpy(f.seg->data + f.off, f.value->data, f.value->len);
   ReleaseFills(wr.fills);
+  // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
+  // thread while other clients wait; a notifying transport queues without blocking anyway.
+  size_t budget = c->fd >= 0 ? kWriteTurn : SIZE_MAX;
   while (n > 0) {
-    int64_t w = t.writev(t.ctx, c->conn, iov, n);
+    int32_t m = 0;  // the iovecs that fit the budget, the last one clipped
+    size_t sum = 0;
+    while (m < n && sum < budget) sum += iov[m++].len;
+    const size_t over = sum > budget ? sum - budget : 0;
+    iov[m - 1].len -= over;
+    int64_t w = t.writev(t.ctx, c->conn, iov, m);
+    iov[m - 1].len += over;
     if (w <= 0) {  // taking nothing is "not now" too
       wr.status = w == PLINTH_IO_AGAIN || w == 0 ? PLINTH_IO_AGAIN : PLINTH_IO_ERROR;
       return;
     }
     wr.bytes += static_cast<uint64_t>(w);
     size_t left = static_cast<size_t>(w);
+    budget -= std::min(budget, left);
     while (n > 0 && left >= iov->len) {
       left -= iov->len;
       ++iov;
@@ -224,6 +250,10 @@ void ClientWriteOutput(Client* c) {
     if (n > 0) {
       iov->base = static_cast<const char*>(iov->base) + left;
       iov->len -= left;
+      if (budget == 0) {
+        wr.yielded = true;
+        return;
+      }
     }
   }
 }
@@ -260,7 +290,7 @@ bool ClientApplyWrite(Client* c) {
       return false;
     }
     ClientSetPollEvents(c, c->poll_events & ~UV_WRITABLE);
-  } else if (wr.status == PLINTH_IO_AGAIN) {
+  } else if (wr.status == PLINTH_IO_AGAIN || wr.yielded) {  // yielded: back when polled
     ClientSetPollEvents(c, c->poll_events | UV_WRITABLE);
   }
   return true;
@@ -279,7 +309,7 @@ bool WritePrepared(Client* c, bool have) {
       c->wr.status = 0;
     }
     if (!ClientApplyWrite(c)) return false;
-    if (!have || c->wr.status != 0 || c->out_bytes == 0) return true;
+    if (!have || c->wr.status != 0 || c->wr.yielded || c->out_bytes == 0) return true;
     have = ClientPrepareWrite(c);
   }
 }

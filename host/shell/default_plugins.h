@@ -5,7 +5,7 @@
 
 namespace plinth::host {
 
-inline constexpr const char* kDefaultPlugins[] = {"resp",   "tcp",     "connection",
-                                                  "server", "strings", "keys"};
+inline constexpr const char* kDefaultPlugins[] = {"resp",    "tcp",  "connection",   "server",
+                                                  "strings", "keys", "reply_offload"};
 
 }  // namespace plinth::host

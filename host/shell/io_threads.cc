@@ -220,7 +220,7 @@ size_t IoThreads::Complete() {
       }
       if (j.kind == ClientIo::kRead) {
         ClientApplyRead(c);
-      } else if (ClientApplyWrite(c) && c->wr.status == 0 && c->out_bytes) {
+      } else if (ClientApplyWrite(c) && c->wr.status == 0 && !c->wr.yielded && c->out_bytes) {
         ClientQueueWrite(c);  // more than one writev's worth, or new output since
       }
       if (!c->closed && c->deferred_events) {

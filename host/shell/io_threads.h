@@ -53,6 +53,8 @@ class IoThreads {
   size_t InFlight() const { return inflight_; }
   // Whether Submit hands jobs to IO threads now.
   bool Active() const { return active_ != 0; }
+  // How many threads Submit hands jobs to now.
+  size_t ActiveCount() const { return active_; }
   // The load policy, once per cron period, from the monotonic clock, the loop's time spent
   // waiting for events so far and the commands executed so far (all cumulative): the main
   // thread's busy share of the period (neither polling nor waiting for IO threads) and the

@@ -106,6 +106,14 @@ FIELD(plinth_transport_spec_t, close, 64, 8);
 FIELD(plinth_transport_spec_t, flags, 72, 4);
 FIELD(plinth_transport_spec_t, attach, 80, 8);
 
+/* ---- plinth_reply_value_info_t ---- */
+MIN_SIZE(plinth_reply_value_info_t, 32);
+FIELD(plinth_reply_value_info_t, struct_size, 0, 4);
+FIELD(plinth_reply_value_info_t, transport_flags, 4, 4);
+FIELD(plinth_reply_value_info_t, len, 8, 8);
+FIELD(plinth_reply_value_info_t, transport, 16, 8);
+FIELD(plinth_reply_value_info_t, io_threads_active, 24, 4);
+
 /* ---- plinth_reply_path_spec_t ---- */
 MIN_SIZE(plinth_reply_path_spec_t, 32);
 FIELD(plinth_reply_path_spec_t, struct_size, 0, 4);

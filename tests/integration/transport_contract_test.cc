@@ -26,6 +26,8 @@ using plinth::testing::TestServer;
 namespace {
 
 constexpr size_t kMiB = 1024 * 1024;
+// A reply_offload.min-size no value reaches: every reply is copied.
+constexpr const char* kNever = "1gb";
 
 // A server with test_notify loaded and listening on its own port.
 struct NotifyServer {
@@ -187,11 +189,11 @@ TEST_CASE("transport contract: a pipeline of 2000 mixed requests keeps order and
 }
 
 TEST_CASE("transport contract: 1 MiB values read back whole, by reference and copied") {
-  // ref-min 65536: GET replies point at the value (a reference segment held until released);
-  // ref-min 0: they are copied into output buffers, which the host must keep just as long.
-  for (const std::string ref_min : {"65536", "0"}) {
+  // 65536: GET replies point at the value (a reference segment held until released);
+  // kNever: they are copied into output buffers, which the host must keep just as long.
+  for (const std::string ref_min : {"65536", kNever}) {
     CAPTURE(ref_min);
-    NotifyServer s({"--test-notify-ref-min", ref_min});
+    NotifyServer s({"--reply_offload.min-size", ref_min});
     auto c = s.Connect();
     const std::string v1 = Pattern(kMiB, 1), v2 = Pattern(kMiB, 2);
     REQUIRE(c->Cmd({"SET", "big", v1}) == "+OK\r\n");
@@ -262,9 +264,9 @@ TEST_CASE("transport contract: clients that leave mid-reply do not disturb the s
 }
 
 TEST_CASE("transport contract: output memory is released once the client has read it") {
-  for (const std::string ref_min : {"65536", "0"}) {
+  for (const std::string ref_min : {"65536", kNever}) {
     CAPTURE(ref_min);
-    NotifyServer s({"--test-notify-ref-min", ref_min});
+    NotifyServer s({"--reply_offload.min-size", ref_min});
     auto c = s.Connect();
     const std::string big = Pattern(kMiB, 4), want = Bulk(big);
     REQUIRE(c->Cmd({"SET", "big", big}) == "+OK\r\n");
@@ -286,7 +288,7 @@ TEST_CASE("transport contract: output memory is released once the client has rea
     CHECK(InfoNum(*c, "test_notify", "test_notify_queued_refs") == 0);
     // Copied replies: the output buffers the transport released must have been freed. ASan
     // builds see it directly (used_memory reads 0 there); tcmalloc builds in used_memory.
-    if (ref_min == "0") {
+    if (ref_min == kNever) {
       long long live = WaitInfo(*c, "test_notify", "test_notify_released_live",
                                 [](long long v) { return v <= 0; });
       CHECK(live <= 0);
@@ -337,7 +339,7 @@ TEST_CASE("transport contract: eight clients at once each count to 500") {
 // buffer can be taken in part: the host must then neither move it (new replies appended to it)
 // nor free it (a close) while the transport holds the part it took.
 TEST_CASE("transport contract: a buffer writev took in part is not moved by later replies") {
-  NotifyServer s({"--test-notify-partial", "yes", "--test-notify-ref-min", "0",
+  NotifyServer s({"--test-notify-partial", "yes", "--reply_offload.min-size", kNever,
                   "--test-notify-send-pause-us", "2000"});
   auto c = s.Connect();
   const std::string big = Pattern(kMiB, 5), want = Bulk(big);
@@ -361,7 +363,7 @@ TEST_CASE("transport contract: a buffer writev took in part is not moved by late
 }
 
 TEST_CASE("transport contract: closing a client frees no buffer writev took in part") {
-  NotifyServer s({"--test-notify-partial", "yes", "--test-notify-ref-min", "0",
+  NotifyServer s({"--test-notify-partial", "yes", "--reply_offload.min-size", kNever,
                   "--test-notify-send-pause-us", "2000"});
   auto killer = s.Connect();
   const std::string big = Pattern(kMiB, 6);

@@ -7,9 +7,9 @@
  * close checks that every reference it still holds points at live memory.
  *
  * Options: test-notify-port (0: off), test-notify-partial (writev takes only what fits below
- * the queue limit, splitting buffers), test-notify-ref-min (bulk replies of at least this many
- * bytes are queued by reference through the reply path; 0: never), test-notify-send-pause-us
- * (the thread sleeps this long after each round of sends). INFO test_notify shows counters.
+ * the queue limit, splitting buffers), test-notify-send-pause-us (the thread sleeps this long
+ * after each round of sends). Which replies reach it by reference is the reply_offload
+ * plugin's rule (reply_offload.min-size). INFO test_notify shows counters.
  * Test-only; never installed. */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
@@ -73,7 +73,6 @@ static plinth_plugin_t* plugin;
 static int32_t transport_id = -1;
 static const plinth_option_t* port_option;
 static const plinth_option_t* partial_option;
-static const plinth_option_t* ref_min_option;
 static const plinth_option_t* pause_option;
 
 /* Read by writev (any thread) and the thread; set in Start before either runs. */
@@ -521,13 +520,6 @@ static void Info(void* ctx, plinth_info_t* info) {
 #undef COUNTER
 }
 
-/* THREAD: main. */
-static int32_t ByReference(void* ctx, size_t len) {
-  (void)ctx;
-  int64_t min = api->option_int(ref_min_option);
-  return min > 0 && (int64_t)len >= min;
-}
-
 static void Shutdown(plinth_plugin_t* self) {
   (void)self;
   Stop(NULL);
@@ -560,11 +552,9 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
                           "loopback port of the notifying, buffer-holding test transport");
   partial_option = AddOption(self, "test-notify-partial", PLINTH_OPT_BOOL, "no", 1,
                              "test-notify writev takes only what fits, splitting buffers");
-  ref_min_option = AddOption(self, "test-notify-ref-min", PLINTH_OPT_INT, "65536", INT64_MAX,
-                             "bulk replies this long or longer go by reference (0: never)");
   pause_option = AddOption(self, "test-notify-send-pause-us", PLINTH_OPT_INT, "0", 1000000,
                            "test-notify's thread sleeps this long after each round of sends");
-  if (!port_option || !partial_option || !ref_min_option || !pause_option) return PLINTH_ERR;
+  if (!port_option || !partial_option || !pause_option) return PLINTH_ERR;
   plinth_transport_spec_t t;
   memset(&t, 0, sizeof t);
   t.struct_size = sizeof t;
@@ -579,13 +569,6 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   t.attach = Attach;
   transport_id = api->transport_register(self, &t);
   if (transport_id < 0) return PLINTH_ERR;
-  plinth_reply_path_spec_t rp;
-  memset(&rp, 0, sizeof rp);
-  rp.struct_size = sizeof rp;
-  rp.name = "test-notify";
-  rp.by_reference = ByReference;
-  if (api->reply_path_register(self, &rp) != PLINTH_OK)
-    Log("another reply path is registered; bulk replies keep its rule");
   if (api->info_register(self, "test_notify", Info, NULL) != PLINTH_OK) return PLINTH_ERR;
   return PLINTH_OK;
 }
