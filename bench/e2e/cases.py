@@ -116,14 +116,14 @@ def throughput(tools, server, scale, log, only=None):
     return rows
 
 
-def memory(server, keys):
-    """RSS growth after SETting keys keys with 16-byte values into a fresh server."""
+def memory(server, keys, value_bytes=16):
+    """RSS growth after SETting keys keys with value_bytes-byte values into a fresh server."""
     time.sleep(0.2)
     before = server.rss_bytes()
-    resp.load_keys(server.port, 0, keys, b"v" * 16, key_format="mem:%012d")
+    resp.load_keys(server.port, 0, keys, b"v" * value_bytes, key_format="mem:%012d")
     time.sleep(0.5)
     after = server.rss_bytes()
-    name = "%s keys x 16B" % human_count(keys)
+    name = "%s keys x %dB" % (human_count(keys), value_bytes)
     return [row(name, "RSS after load", "MiB", "lower", after / (1 << 20)),
             row(name, "RSS per key", "bytes", "lower", (after - before) / keys)]
 

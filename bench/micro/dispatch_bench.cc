@@ -65,7 +65,7 @@ void DirectGet(plinth_call* call) {
   Core& s = *call->core;
   std::string_view key(call->argv[1], call->argvlen[1]);
   Entry* e = s.dbs[call->db].Find(key);
-  if (e && e->expire_ms >= 0 && e->expire_ms <= call->now_ms) {
+  if (e && plinth::host::EntryExpired(e, call->now_ms)) {
     s.ExpireKey(call->db, key);
     e = nullptr;
   }
@@ -75,7 +75,7 @@ void DirectGet(plinth_call* call) {
     s.stats.keyspace_misses++;
   }
   call->replies++;
-  benchmark::DoNotOptimize(e ? e->value->data : nullptr);
+  benchmark::DoNotOptimize(e ? plinth::host::StringData(plinth::host::EntryValue(e)) : nullptr);
 }
 
 void DirectSet(plinth_call* call) {

@@ -78,6 +78,7 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     ReplyNull(c);
     return;
   }
+  const char* data = StringData(v);
   if (c->sink && c->sink->value) {  // the sink asks the reply path and may copy later
     c->core->AssertMainThread("reply_value");
     if (ReplyAccept(c, 0)) c->sink->value(c->sink, v);
@@ -89,11 +90,11 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
       if (!ReplyAccept(c, 0)) return;
       ValueRetain(v);
-      c->sink->Ref(v->data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      c->sink->Ref(data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
       return;
     }
   }
-  ReplyBulk(c, v->data, v->len);
+  ReplyBulk(c, data, v->len);
 }
 
 void ReplyBulkRef(plinth_call_t* c, const char* s, size_t n, plinth_release_fn rel, void* arg) {
@@ -120,25 +121,31 @@ const char* ValueString(const plinth_value_t* v, size_t* len) {
     return nullptr;
   }
   if (len) *len = v->len;
-  return v->data;
+  return StringData(v);
 }
 void* ValuePayload(const plinth_value_t* v) {
-  return v && v->type != PLINTH_TYPE_STRING ? v->payload : nullptr;
+  return v && v->type != PLINTH_TYPE_STRING ? ValuePayloadOf(v) : nullptr;
 }
 int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(v->encoding); }
 
 // -- keys --
 Db& CallDb(plinth_call_t* c) { return c->core->dbs[c->db]; }
 
-// The live entry for key, expiring it first when its time has come.
-Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
+// The live entry for key, expiring it first when its time has come; *hash gets Db::Hash(key).
+Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
   c->core->AssertMainThread("key_*");
-  Entry* e = CallDb(c).Find(key);
-  if (e && e->Expired(c->now_ms)) {
+  *hash = Db::Hash(key);
+  Entry* e = CallDb(c).Find(key, *hash);
+  if (e && EntryExpired(e, c->now_ms)) {
     c->core->ExpireKey(c->db, key);
     return nullptr;
   }
   return e;
+}
+
+Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
+  uint64_t h;
+  return LiveEntry(c, key, &h);
 }
 
 const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
@@ -147,25 +154,15 @@ const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
     c->core->stats.keyspace_hits++;
   else
     c->core->stats.keyspace_misses++;
-  return e ? e->value : nullptr;
-}
-
-// Stores v (consuming it) under key, whose live entry is e (nullptr: absent), and counts the
-// change.
-int32_t StoreValue(plinth_call_t* c, Entry* e, std::string_view key, plinth_value_t* v,
-                   bool keep_ttl) {
-  if (!v) return PLINTH_ERR;
-  c->core->dirty++;
-  if (e) {  // an overwrite: no second lookup
-    CallDb(c).Replace(e, v, keep_ttl);
-    return PLINTH_OK;
-  }
-  return CallDb(c).Set(key, v, keep_ttl) ? PLINTH_OK : PLINTH_ERR;
+  return e ? EntryValue(e) : nullptr;
 }
 
 int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uint32_t flags) {
   if (!v) return PLINTH_ERR;
-  return StoreValue(c, LiveEntry(c, {k, n}), {k, n}, v, flags & PLINTH_SET_KEEPTTL);
+  uint64_t h;
+  Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
+  c->core->dirty++;
+  return CallDb(c).Set({k, n}, h, e, v, flags & PLINTH_SET_KEEPTTL) ? PLINTH_OK : PLINTH_ERR;
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
@@ -177,7 +174,7 @@ int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
 
 int64_t KeyExpireGet(plinth_call_t* c, const char* k, size_t n) {
   Entry* e = LiveEntry(c, {k, n});
-  return e ? e->expire_ms : -2;
+  return e ? EntryExpireMs(e) : -2;
 }
 
 int32_t KeyExpireSet(plinth_call_t* c, const char* k, size_t n, int64_t when) {
@@ -188,8 +185,7 @@ int32_t KeyExpireSet(plinth_call_t* c, const char* k, size_t n, int64_t when) {
     CallDb(c).Delete({k, n});  // Redis deletes it without counting an expiry
     return 1;
   }
-  CallDb(c).SetExpire(e, when);
-  return 1;
+  return CallDb(c).SetExpire(e, when) ? 1 : PLINTH_ERR;
 }
 
 int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, size_t dl,
@@ -209,11 +205,11 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   bool nx =
       (flags & PLINTH_MOVE_NX) || ((flags & PLINTH_MOVE_COPY) && !(flags & PLINTH_MOVE_REPLACE));
   if (d && nx) return 0;
-  plinth_value_t* v = e->value;
-  int64_t exp = e->expire_ms;
+  plinth_value_t* v = EntryValue(e);
+  int64_t exp = EntryExpireMs(e);
   if (flags & PLINTH_MOVE_COPY) {
     if (v->type == PLINTH_TYPE_STRING) {
-      v = ValueCreateString(v->data, v->len);
+      v = ValueCreateString(StringData(v), v->len);
       if (!v) return PLINTH_ERR;
     } else {
       ValueRetain(v);  // plugin types are immutable snapshots shared by reference
@@ -231,8 +227,9 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
 uint64_t KeyScan(plinth_call_t* c, uint64_t cursor, uint64_t count, plinth_key_visit_fn visit,
                  void* arg) {
   return CallDb(c).Scan(cursor, count, [&](Entry* e) {
-    if (e->Expired(c->now_ms)) return;
-    visit(arg, e->key, e->klen, e->value);
+    if (EntryExpired(e, c->now_ms)) return;
+    const std::string_view key = EntryKey(e);
+    visit(arg, key.data(), key.size(), EntryValue(e));
   });
 }
 
@@ -240,42 +237,40 @@ int32_t KeyRandom(plinth_call_t* c, plinth_key_visit_fn visit, void* arg) {
   Db& db = CallDb(c);
   for (int tries = 0; tries < 100 && db.Size() > 0; ++tries) {
     Entry* e = db.Random();
-    if (e->Expired(c->now_ms)) {
+    const std::string_view key = EntryKey(e);
+    if (EntryExpired(e, c->now_ms)) {
       if (db.Size() == db.ExpiringCount() && tries > 50) {
-        visit(arg, e->key, e->klen, e->value);  // everything is volatile: like Redis, give one
+        visit(arg, key.data(), key.size(), EntryValue(e));  // all volatile: like Redis, give one
         return 1;
       }
-      c->core->ExpireKey(c->db, e->Key());
+      c->core->ExpireKey(c->db, std::string(key));
       continue;
     }
-    visit(arg, e->key, e->klen, e->value);
+    visit(arg, key.data(), key.size(), EntryValue(e));
     return 1;
   }
   return 0;
 }
 
 char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) {
-  Entry* e = LiveEntry(c, {k, n});
+  uint64_t h;
+  Entry* e = LiveEntry(c, {k, n}, &h);
   if (!e) {
-    plinth_value_t* v = ValueCreateString("", 0);
-    if (!v) return nullptr;
-    e = CallDb(c).Set({k, n}, v, false);
+    e = CallDb(c).SetString({k, n}, h, nullptr, "", 0, false);
     if (!e) return nullptr;
-  } else if (e->value->type != PLINTH_TYPE_STRING) {
+  } else if (EntryValue(e)->type != PLINTH_TYPE_STRING) {
     return nullptr;
   }
-  if (!ValueStringResize(&e->value, newlen)) return nullptr;
-  c->core->dirty++;
-  return e->value->data;
+  char* d = CallDb(c).StringResize(e, newlen);
+  if (d) c->core->dirty++;
+  return d;
 }
 
 int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, size_t len,
                      uint32_t flags) {
-  const bool keep_ttl = flags & PLINTH_SET_KEEPTTL;
-  Entry* e = LiveEntry(c, {k, n});
-  if (!e || !ValueStringOverwrite(e->value, s, len))
-    return StoreValue(c, e, {k, n}, ValueCreateString(s, len), keep_ttl);
-  if (!keep_ttl && e->expire_ms >= 0) CallDb(c).SetExpire(e, -1);
+  uint64_t h;
+  Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
+  if (!CallDb(c).SetString({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL)) return PLINTH_ERR;
   c->core->dirty++;
   return PLINTH_OK;
 }

@@ -66,8 +66,8 @@ uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
       int hit = 0;
       for (int k = 0; k < kSamplesPerRound && db.ExpiringCount() > 0; ++k) {
         Entry* e = db.RandomExpiring();
-        if (e->Expired(now)) {
-          ExpireKey(static_cast<int32_t>(i), std::string(e->Key()));
+        if (EntryExpired(e, now)) {
+          ExpireKey(static_cast<int32_t>(i), std::string(EntryKey(e)));
           ++hit;
         }
       }
@@ -77,6 +77,13 @@ uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
     if (NowUs() - start > budget_us) break;
   }
   return expired;
+}
+
+void Core::ActiveRehash(int64_t budget_us) {
+  const int64_t start = NowUs();
+  for (Db& db : dbs)
+    while (db.RehashStep(100))
+      if (NowUs() - start > budget_us) return;
 }
 
 }  // namespace plinth::host

@@ -119,6 +119,9 @@ class Core {
   void ExpireKey(int32_t db, std::string_view key);
   // One active-expiry pass over every database within budget_us. Returns keys expired.
   uint64_t ActiveExpireCycle(int64_t budget_us);
+  // Moves resizes in progress along for up to budget_us (like Redis's activerehashing), so an
+  // idle server finishes them too.
+  void ActiveRehash(int64_t budget_us);
   // Counts one error reply ("CODE message") in INFO's stats and errorstats.
   void CountErrorReply(std::string_view msg);
   // Sends an error reply of the host itself ("CODE message": unknown command, arity, auth, a

@@ -1,5 +1,6 @@
-// One database: a chained hash table of keys to refcounted values, with per-key expiry times
-// and a dense array of the keys that have one (for active expiry sampling). Main thread only.
+// One database: an open-addressing hash table of keyspace entries (value.h) in cache-line
+// buckets, with per-key expiry times and a dense array of the entries that have one (for
+// active expiry sampling). Resizes are incremental. Main thread only.
 #pragma once
 
 #include <plinth/plugin.h>
@@ -10,19 +11,30 @@
 #include <string_view>
 #include <vector>
 
+#include "host/core/value.h"
+
 namespace plinth::host {
 
-struct Entry {
-  Entry* next;
-  plinth_value_t* value;
-  int64_t expire_ms;   // absolute unix ms, -1 when none
-  uint32_t exp_index;  // position in Db::expiring_ when expire_ms >= 0
-  uint32_t klen;
-  char key[];
+// 64-bit hash of a byte string. Any thread.
+uint64_t HashBytes(const char* p, size_t n);
 
-  std::string_view Key() const { return {key, klen}; }
-  // Whether its time has come at now_ms (it has an expiry and it is not in the future).
-  bool Expired(int64_t now_ms) const { return expire_ms >= 0 && expire_ms <= now_ms; }
+// One cache line: 9 entry pointers of 6 bytes (x86-64 and AArch64 user addresses fit 48
+// bits), a byte of hash per slot (0: empty) and the count of used slots.
+struct alignas(64) Bucket {
+  static constexpr int kSlots = 9;
+  uint8_t ptr[kSlots * 6];
+  uint8_t tag[kSlots];
+  uint8_t used;
+};
+static_assert(sizeof(Bucket) == 64);
+
+// A power-of-two array of buckets. Linear probing from a key's home bucket: an entry sits in
+// its home bucket or, when that was full, a later one, and every bucket between is full.
+struct Table {
+  Bucket* buckets = nullptr;
+  size_t mask = 0;  // bucket count - 1
+  size_t size = 0;  // entries
+  size_t Count() const { return buckets ? mask + 1 : 0; }
 };
 
 class Db {
@@ -34,51 +46,86 @@ class Db {
   Db(Db&& o) noexcept;
   Db& operator=(Db&& o) noexcept;
 
+  // The hash Find, Set and SetString take, so a lookup and the store after it hash once.
+  static uint64_t Hash(std::string_view key) { return HashBytes(key.data(), key.size()); }
   // The entry for key, expired or not; nullptr when absent.
-  Entry* Find(std::string_view key) const;
+  Entry* Find(std::string_view key, uint64_t hash) const;
+  Entry* Find(std::string_view key) const { return Find(key, Hash(key)); }
   // Looks up keys[0, n) (n <= kPrefetchKeys, the rest ignored) the way a batch of commands
-  // soon will, walking their chains in step and prefetching the entries, the values found and,
-  // with bytes the first KiB of their bytes, so the cache misses overlap instead of following
-  // one another. A hint: it changes nothing.
+  // soon will, prefetching their buckets, then the entries, then, with bytes, the first KiB
+  // of their strings, so the cache misses overlap instead of following one another. A hint:
+  // it changes nothing.
   static constexpr size_t kPrefetchKeys = 16;
   void Prefetch(const std::string_view* keys, size_t n, bool bytes) const;
-  // Stores v under key (consuming the reference). Keeps the TTL when keep_ttl, else clears it.
-  // Returns the entry, or nullptr when out of memory (v is then released).
-  Entry* Set(std::string_view key, plinth_value_t* v, bool keep_ttl);
-  // Replaces the value of an entry found with Find (consuming the reference to v); clears the
-  // TTL unless keep_ttl.
-  void Replace(Entry* e, plinth_value_t* v, bool keep_ttl);
+  // Stores v under key (consuming the reference): a small string is copied into the entry,
+  // anything else is pointed at. Keeps the TTL when keep_ttl, else clears it. Returns the
+  // entry, or nullptr when out of memory (v is then released and the key left as it was).
+  // The overloads with hash and old take Hash(key) and Find(key, hash)'s answer from just
+  // before, and look nothing up again.
+  Entry* Set(std::string_view key, uint64_t hash, Entry* old, plinth_value* v, bool keep_ttl);
+  Entry* Set(std::string_view key, plinth_value* v, bool keep_ttl) {
+    const uint64_t h = Hash(key);
+    return Set(key, h, Find(key, h), v, keep_ttl);
+  }
+  // Stores the string s[0, len) under key, in place when the entry holds an unshared string
+  // with room for it. Returns the entry or nullptr (out of memory, key unchanged).
+  Entry* SetString(std::string_view key, uint64_t hash, Entry* old, const char* s, size_t len,
+                   bool keep_ttl);
+  Entry* SetString(std::string_view key, const char* s, size_t len, bool keep_ttl) {
+    const uint64_t h = Hash(key);
+    return SetString(key, h, Find(key, h), s, len, keep_ttl);
+  }
+  // Resizes the string of entry e to len bytes (zero-filling growth), in place when nothing
+  // else holds it and it has room, else in a new copy that replaces it (holders keep the old
+  // bytes). Returns the bytes, or nullptr when out of memory (e unchanged). e must hold a
+  // string.
+  char* StringResize(Entry* e, size_t len);
   // Removes key. Returns true when it existed.
   bool Delete(std::string_view key);
-  // Sets (ms >= 0) or clears (ms < 0) the expiry of e.
-  void SetExpire(Entry* e, int64_t ms);
-  // Visits the keys of up to count buckets from cursor; returns the next cursor, 0 when done.
-  // Reverse-binary cursor: a key present for the whole scan is visited even across resizes.
+  // Sets (ms >= 0) or clears (ms < 0) the expiry of e. Returns the entry, which may have moved
+  // (an entry gains its expiry part on its first TTL), or nullptr when out of memory.
+  Entry* SetExpire(Entry* e, int64_t ms);
+  // Visits the keys of whole home buckets from cursor until count keys (or 10 * count home
+  // buckets) were visited; returns the next cursor, 0 when done. Reverse-binary cursor: a key
+  // present for the whole scan is visited even across resizes. visit must not change the table.
   uint64_t Scan(uint64_t cursor, uint64_t count, const std::function<void(Entry*)>& visit);
   // A random entry, or nullptr when empty.
   Entry* Random() const;
   // A random entry among those with an expiry, or nullptr.
   Entry* RandomExpiring() const;
-  size_t Size() const { return size_; }
+  size_t Size() const { return main_.size + old_.size; }
   size_t ExpiringCount() const { return expiring_.size(); }
   // Removes everything. With async, values are freed on a background thread.
   void Clear(bool async);
-  // Bytes used by entries and buckets (values not included).
+  // Bytes used by the table and the expiry array (entries not included).
   size_t OverheadBytes() const;
+  // Moves up to buckets buckets of a resize in progress (each command moves a few; the cron
+  // moves more). Returns true while a resize remains.
+  bool RehashStep(size_t buckets) { return old_.buckets && MoveBuckets(buckets); }
 
  private:
-  void Resize(size_t buckets);
-  void FreeEntry(Entry* e);
-  void Unlink(Entry* e, Entry** slot);
-  Entry** Bucket(std::string_view key) const;
+  struct Where {
+    Table* table;
+    size_t bucket;
+    int slot;
+  };
+  bool Locate(std::string_view key, uint64_t hash, Where* w) const;
+  // The slot holding exactly e (found by its key).
+  Where SlotOf(const Entry* e) const;
+  // Puts fresh where old was (also in expiring_) and releases old.
+  void Swap(const Where& w, Entry* old, Entry* fresh);
+  bool Insert(Entry* e, uint64_t hash);
+  void RemoveAt(const Where& w);
+  void Unexpire(Entry* e);
+  void MaybeResize();
+  void StartResize(size_t buckets);
+  bool MoveBuckets(size_t buckets);
+  size_t ProbeStart(const Table& t, size_t home) const;
 
-  std::vector<Entry*> buckets_;
-  size_t size_ = 0;
-  size_t key_bytes_ = 0;
+  Table main_;             // new entries go here
+  Table old_;              // during a resize: the table being emptied into main_
+  size_t rehash_pos_ = 0;  // old_'s buckets below this are empty
   std::vector<Entry*> expiring_;
 };
-
-// 64-bit hash of a byte string. Any thread.
-uint64_t HashBytes(const char* p, size_t n);
 
 }  // namespace plinth::host

@@ -1,6 +1,8 @@
 // Value allocation, refcounting and the registry of plugin value types.
 #include "host/core/value.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -15,110 +17,142 @@ namespace plinth::host {
 namespace {
 
 constexpr uint32_t kFirstPluginType = 16;
+constexpr uint32_t kLastPluginType = 255;  // type ids are a byte in the value header
 std::atomic<int64_t> g_alive{0};
 
-// Redis reports "int" for strings that round-trip as a 64-bit integer, "embstr" up to 44 bytes.
-uint32_t EncodingOf(const char* s, size_t len) {
-  if (text::ParseInt64(std::string_view(s, len), nullptr)) return PLINTH_ENC_INT;
-  return len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
+plinth_value* NewObject(size_t body, uint8_t type, uint8_t flags) {
+  auto* v = static_cast<plinth_value*>(std::malloc(sizeof(plinth_value) + body));
+  if (!v) return nullptr;
+  new (&v->refs) std::atomic<uint32_t>(1);
+  v->type = type;
+  v->encoding = PLINTH_ENC_RAW;
+  v->flags = flags;
+  v->klen = 0;
+  v->len = 0;
+  return v;
+}
+
+const TypeEntry* TypeOf(const plinth_value_t* v) {
+  const TypeEntry* t;
+  std::memcpy(&t, v->body + PayloadOffset(v), sizeof t);
+  return t;
 }
 
 }  // namespace
 
+uint32_t StringEncoding(const char* s, size_t len) {
+  if (text::ParseInt64(std::string_view(s, len), nullptr)) return PLINTH_ENC_INT;
+  return len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
+}
+
 plinth_value_t* ValueCreateString(const char* s, size_t len) {
-  auto* v = static_cast<plinth_value_t*>(std::malloc(sizeof(plinth_value_t) + len + 1));
+  return ValueCreateStringRoom(s, len, len);
+}
+
+plinth_value_t* ValueCreateStringRoom(const char* s, size_t len, size_t cap) {
+  if (cap > kMaxStringLen) return nullptr;
+  plinth_value* v = NewObject(cap + 1, PLINTH_TYPE_STRING, 0);
   if (!v) return nullptr;
-  new (&v->refs) std::atomic<uint32_t>(1);
-  v->type = PLINTH_TYPE_STRING;
-  v->encoding = EncodingOf(s, len);
-  v->len = len;
-  v->cap = len;
-  if (len) std::memcpy(v->data, s, len);
-  v->data[len] = 0;
+  v->encoding = static_cast<uint8_t>(StringEncoding(s, len));
+  v->len = static_cast<uint32_t>(len);
+  if (len) std::memcpy(v->body, s, len);
+  v->body[len] = 0;
   g_alive.fetch_add(1, std::memory_order_relaxed);
   return v;
 }
 
-static const TypeEntry* TypeOf(const plinth_value_t* v) {
-  const TypeEntry* t;
-  std::memcpy(&t, v->data, sizeof t);
-  return t;
+Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
+                   plinth_value* target, bool expire, int64_t expire_ms) {
+  const bool long_key = key.size() >= 255;
+  const size_t key_off = (expire ? 12 : 0) + (long_key ? 4 : 0);
+  const size_t payload = target ? sizeof target : cap + 1;
+  const uint8_t flags = kValKey | (expire ? kValExpire : 0) | (long_key ? kValLongKey : 0) |
+                        (target ? kValIndirect : 0);
+  Entry* e = NewObject(key_off + key.size() + payload, target ? 0 : PLINTH_TYPE_STRING, flags);
+  if (!e) {
+    if (target) ValueRelease(target);
+    return nullptr;
+  }
+  if (expire) {
+    EntrySetExpire(e, expire_ms);
+    EntrySetExpIndex(e, 0);
+  }
+  if (long_key) {
+    const uint32_t n = static_cast<uint32_t>(key.size());
+    std::memcpy(e->body + key_off - 4, &n, 4);
+  } else {
+    e->klen = static_cast<uint8_t>(key.size());
+  }
+  std::memcpy(e->body + key_off, key.data(), key.size());
+  char* p = e->body + key_off + key.size();
+  if (target) {
+    std::memcpy(p, &target, sizeof target);
+    return e;
+  }
+  if (len) std::memcpy(p, s, len);
+  p[len] = 0;
+  e->len = static_cast<uint32_t>(len);
+  e->encoding = static_cast<uint8_t>(StringEncoding(s, len));
+  g_alive.fetch_add(1, std::memory_order_relaxed);
+  return e;
+}
+
+size_t StringRoom(const plinth_value* v) {
+  return malloc_usable_size(const_cast<plinth_value*>(v)) - sizeof(plinth_value) -
+         PayloadOffset(v) - 1;
 }
 
 plinth_value_t* ValueCreateTyped(const TypeEntry* type, void* payload) {
-  auto* v = static_cast<plinth_value_t*>(std::malloc(sizeof(plinth_value_t) + sizeof type));
+  if (type->id > kLastPluginType) return nullptr;
+  plinth_value* v = NewObject(sizeof type + sizeof payload, static_cast<uint8_t>(type->id), 0);
   if (!v) return nullptr;
-  new (&v->refs) std::atomic<uint32_t>(1);
-  v->type = type->id;
-  v->encoding = PLINTH_ENC_RAW;
-  v->len = 0;
-  v->payload = payload;
-  std::memcpy(v->data, &type, sizeof type);
+  std::memcpy(v->body, &type, sizeof type);
+  std::memcpy(v->body + sizeof type, &payload, sizeof payload);
   g_alive.fetch_add(1, std::memory_order_relaxed);
   return v;
+}
+
+void* ValuePayloadOf(const plinth_value_t* v) {
+  void* p;
+  std::memcpy(&p, v->body + PayloadOffset(v) + sizeof(TypeEntry*), sizeof p);
+  return p;
 }
 
 bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len) {
   constexpr size_t kSlack = 32;  // room a small string may keep beyond twice its length
   if (v->type != PLINTH_TYPE_STRING || v->refs.load(std::memory_order_acquire) != 1 ||
-      len > v->cap || v->cap > 2 * len + kSlack)
+      (v->flags & kValIndirect) || v->len > 2 * len + kSlack ||
+      (len > v->len && len > StringRoom(v)))
     return false;
-  std::memmove(v->data, s, len);
-  v->len = len;
-  v->data[len] = 0;
-  v->encoding = EncodingOf(s, len);
-  return true;
-}
-
-bool ValueStringResize(plinth_value_t** pv, size_t len) {
-  plinth_value_t* v = *pv;
-  bool shared = v->refs.load(std::memory_order_acquire) != 1;
-  if (!shared && len <= v->cap) {
-    if (len > v->len) std::memset(v->data + v->len, 0, len - v->len);
-  } else {
-    // Like Redis's strings: double while small, then grow by 1 MiB steps.
-    size_t cap = len;
-    if (len > v->cap) cap = len < (1u << 20) ? len * 2 : len + (1u << 20);
-    size_t keep = std::min(v->len, len);
-    plinth_value_t* n;
-    if (shared) {
-      n = static_cast<plinth_value_t*>(std::malloc(sizeof(plinth_value_t) + cap + 1));
-      if (!n) return false;
-      new (&n->refs) std::atomic<uint32_t>(1);
-      n->type = PLINTH_TYPE_STRING;
-      std::memcpy(n->data, v->data, keep);
-      g_alive.fetch_add(1, std::memory_order_relaxed);
-      ValueRelease(v);
-    } else {
-      n = static_cast<plinth_value_t*>(std::realloc(v, sizeof(plinth_value_t) + cap + 1));
-      if (!n) return false;
-    }
-    n->cap = cap;
-    if (len > keep) std::memset(n->data + keep, 0, len - keep);
-    v = n;
-  }
-  v->len = len;
-  v->data[len] = 0;
-  v->encoding = PLINTH_ENC_RAW;
-  *pv = v;
+  char* d = StringData(v);
+  std::memmove(d, s, len);
+  v->len = static_cast<uint32_t>(len);
+  d[len] = 0;
+  v->encoding = static_cast<uint8_t>(StringEncoding(s, len));
   return true;
 }
 
 void ValueRelease(const plinth_value_t* cv) {
   auto* v = const_cast<plinth_value_t*>(cv);
   if (v->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (v->type != PLINTH_TYPE_STRING) TypeOf(v)->spec.free_payload(v->payload);
-  g_alive.fetch_sub(1, std::memory_order_relaxed);
+  if (v->flags & kValIndirect) {
+    ValueRelease(EntryValue(v));
+  } else {
+    if (v->type != PLINTH_TYPE_STRING) TypeOf(v)->spec.free_payload(ValuePayloadOf(v));
+    g_alive.fetch_sub(1, std::memory_order_relaxed);
+  }
   std::free(v);
 }
 
 void ValueReleaseArg(void* v) { ValueRelease(static_cast<const plinth_value_t*>(v)); }
 
 size_t ValueMemory(const plinth_value_t* v) {
-  if (v->type == PLINTH_TYPE_STRING) return sizeof(plinth_value_t) + v->cap + 1;
-  size_t n = sizeof(plinth_value_t) + sizeof(TypeEntry*);
-  const TypeEntry* t = TypeOf(v);
-  if (t->spec.memory_usage) n += t->spec.memory_usage(v->payload);
+  size_t n = malloc_usable_size(const_cast<plinth_value_t*>(v));
+  if (v->flags & kValIndirect) return n + ValueMemory(EntryValue(v));
+  if (v->type != PLINTH_TYPE_STRING) {
+    const TypeEntry* t = TypeOf(v);
+    if (t->spec.memory_usage) n += t->spec.memory_usage(ValuePayloadOf(v));
+  }
   return n;
 }
 
@@ -138,6 +172,10 @@ uint32_t Types::Register(const plinth_type_spec_t* spec, const std::string& owne
   for (const TypeEntry& t : entries_) taken = taken || (t.live && t.name == name);
   if (taken) {
     *why = "type_register: type name '" + std::string(name) + "' is taken";
+    return 0;
+  }
+  if (kFirstPluginType + entries_.size() > kLastPluginType) {
+    *why = "type_register: too many value types (240)";
     return 0;
   }
   e.id = kFirstPluginType + static_cast<uint32_t>(entries_.size());

@@ -1,6 +1,17 @@
-// Refcounted values stored under keys. A string value keeps its bytes in the same allocation,
-// right after the header; a plugin-typed value points at a payload its type frees. Refcounts are
-// atomic so IO threads can release values they wrote by reference.
+// Refcounted values, and the keyspace entries that hold them. Every object starts with the same
+// 12-byte header. A standalone value (what value_create_string gives a plugin) keeps its string
+// bytes, or its type and payload, right after the header. A keyspace entry is the same kind of
+// object with its key inside: a small string is stored in the entry itself (one allocation for
+// key, header and bytes, so the entry is the value plugins see), anything else is a standalone
+// value the entry points at. Refcounts are atomic so IO threads can release values they wrote
+// by reference.
+//
+// Layout after the header, each part present only when its flag is set:
+//   kValExpire   int64 expire_ms, uint32 index in Db::expiring_     (12 bytes)
+//   kValLongKey  uint32 key length (keys of 255 bytes or more)      (4 bytes)
+//   kValKey      the key's bytes
+//   then         kValIndirect: the value's pointer (8 bytes); a string: its bytes and a NUL;
+//                a typed value: its TypeEntry* and payload pointer (16 bytes)
 #pragma once
 
 #include <plinth/plugin.h>
@@ -8,33 +19,106 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
+#include <string_view>
 
 struct plinth_value {
   std::atomic<uint32_t> refs;
-  uint32_t type;
-  uint32_t encoding;
-  size_t len;  // string length; 0 for typed values
-  union {
-    size_t cap;     // strings: bytes allocated for data (without the NUL)
-    void* payload;  // typed values
-  };
-  char data[];  // string bytes, NUL-terminated; typed values: their TypeEntry*
+  uint8_t type;      // PLINTH_TYPE_STRING or a plugin type id (16..255)
+  uint8_t encoding;  // PLINTH_ENC_*
+  uint8_t flags;     // kVal*
+  uint8_t klen;      // the key's length when kValKey and it is under 255
+  uint32_t len;      // a string's length (0 for typed values and indirect entries)
+  char body[];
 };
 
 namespace plinth::host {
 
-// A new string value with one reference, or nullptr when out of memory. Any thread.
+constexpr uint8_t kValKey = 1;       // a keyspace entry: the key is inside
+constexpr uint8_t kValExpire = 2;    // has the expiry part (expire_ms may still be -1)
+constexpr uint8_t kValLongKey = 4;   // the key's length is a uint32 part
+constexpr uint8_t kValIndirect = 8;  // an entry pointing at a standalone value
+// Strings up to this long are stored inside their key's entry.
+constexpr size_t kEmbedMax = 1024;
+// The longest string value (lengths are 32-bit).
+constexpr size_t kMaxStringLen = UINT32_MAX - 1;
+
+using Entry = plinth_value;
+
+// Where the key part starts in body.
+inline size_t KeyOffset(const plinth_value* v) {
+  static_assert(kValExpire * 6 == 12 && kValLongKey == 4);
+  return (v->flags & kValExpire) * 6u + (v->flags & kValLongKey);  // branch-free
+}
+inline size_t KeyLength(const plinth_value* v) {
+  if (!(v->flags & kValKey)) return 0;
+  if (!(v->flags & kValLongKey)) return v->klen;
+  uint32_t n;
+  std::memcpy(&n, v->body + (v->flags & kValExpire ? 12 : 0), 4);
+  return n;
+}
+inline std::string_view EntryKey(const Entry* e) { return {e->body + KeyOffset(e), KeyLength(e)}; }
+// Where the value part (bytes, typed payload or pointer) starts in body.
+inline size_t PayloadOffset(const plinth_value* v) {
+  return v->flags & kValKey ? KeyOffset(v) + KeyLength(v) : 0;
+}
+// A string value's bytes (NUL-terminated).
+inline char* StringData(const plinth_value* v) {
+  return const_cast<char*>(v->body) + PayloadOffset(v);
+}
+inline int64_t EntryExpireMs(const Entry* e) {
+  if (!(e->flags & kValExpire)) return -1;
+  int64_t ms;
+  std::memcpy(&ms, e->body, 8);
+  return ms;
+}
+// Whether its time has come at now_ms (it has an expiry and it is not in the future).
+inline bool EntryExpired(const Entry* e, int64_t now_ms) {
+  const int64_t ms = EntryExpireMs(e);
+  return ms >= 0 && ms <= now_ms;
+}
+// The value an entry holds: itself (a small string) or the standalone value it points at.
+inline plinth_value* EntryValue(const Entry* e) {
+  if (!(e->flags & kValIndirect)) return const_cast<Entry*>(e);
+  plinth_value* v;
+  std::memcpy(&v, e->body + PayloadOffset(e), sizeof v);
+  return v;
+}
+
+// A new standalone string value with one reference, or nullptr when out of memory or longer
+// than kMaxStringLen. Any thread.
 plinth_value_t* ValueCreateString(const char* s, size_t len);
+// The same with room for cap >= len bytes.
+plinth_value_t* ValueCreateStringRoom(const char* s, size_t len, size_t cap);
+// Room for a string's bytes in its allocation (without the NUL). Main thread.
+size_t StringRoom(const plinth_value* v);
 // Replaces the bytes of string value v with s[0, len) in place, with a new string's encoding,
 // when nothing else holds it and its room fits len without wasting more than about len bytes.
 // Returns false (v unchanged) otherwise. Main thread.
 bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len);
-// Resizes the string value *v to len bytes in place (zero-filling growth) when it is not
-// shared, else replaces *v with a resized copy (dropping the caller's reference to the old one).
-// Returns false when out of memory (*v unchanged). Main thread.
-bool ValueStringResize(plinth_value_t** v, size_t len);
+// A new entry with one reference for key, or nullptr when out of memory: holding a copy of
+// s[0, len) with room for cap bytes (cap >= len, cap <= kEmbedMax) when target is nullptr,
+// else pointing at target (whose reference it takes over, also on failure). With expire, the
+// entry has the expiry part, set to expire_ms. Main thread.
+Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
+                   plinth_value* target, bool expire, int64_t expire_ms);
+// Sets the expiry part of e (which has one) and its index in Db::expiring_.
+inline void EntrySetExpire(Entry* e, int64_t ms) { std::memcpy(e->body, &ms, 8); }
+inline uint32_t EntryExpIndex(const Entry* e) {
+  uint32_t i;
+  std::memcpy(&i, e->body + 8, 4);
+  return i;
+}
+inline void EntrySetExpIndex(Entry* e, uint32_t i) { std::memcpy(e->body + 8, &i, 4); }
+// Replaces the pointer of an indirect entry (dropping nothing).
+inline void EntrySetTarget(Entry* e, plinth_value* v) {
+  std::memcpy(e->body + PayloadOffset(e), &v, sizeof v);
+}
+// Redis's OBJECT ENCODING for string bytes: int, embstr (up to 44 bytes) or raw.
+uint32_t StringEncoding(const char* s, size_t len);
+
 struct TypeEntry {
   uint32_t id = 0;
   plinth_type_spec_t spec{};
@@ -47,8 +131,8 @@ struct TypeEntry {
 // lives (values of a rolled-back type keep pointing at theirs). Main thread only.
 class Types {
  public:
-  // Registers a type; returns its id (>= 16) or 0 with *why when spec is invalid or the name
-  // is taken ("string" and "none" are the host's).
+  // Registers a type; returns its id (16..255) or 0 with *why when spec is invalid, the name
+  // is taken ("string" and "none" are the host's) or 240 types exist.
   uint32_t Register(const plinth_type_spec_t* spec, const std::string& owner, std::string* why);
   // Forgets every type registered by owner (rollback of a failed init).
   void UnregisterOwner(const std::string& owner);
@@ -63,16 +147,21 @@ class Types {
 
 // A new typed value owning payload, or nullptr when out of memory. Any thread.
 plinth_value_t* ValueCreateTyped(const TypeEntry* type, void* payload);
+// A typed value's payload.
+void* ValuePayloadOf(const plinth_value_t* v);
 inline void ValueRetain(const plinth_value_t* v) {
   const_cast<plinth_value_t*>(v)->refs.fetch_add(1, std::memory_order_relaxed);
 }
-// Drops a reference and frees the value at zero. Any thread.
+// Drops a reference and frees the value at zero (an entry frees the value it points at too).
+// Any thread.
 void ValueRelease(const plinth_value_t* v);
 // ValueRelease as a plinth_release_fn, for a reply that holds a reference. Any thread.
 void ValueReleaseArg(void* v);
-// Bytes the value occupies, header included. Main thread.
+// Bytes the value occupies, header included (an entry's own allocation and, when it points at
+// a value, that value's). Main thread.
 size_t ValueMemory(const plinth_value_t* v);
-// Number of values alive now (for tests and INFO).
+// Number of values alive now (for tests and INFO): standalone values and entries holding a
+// string themselves.
 int64_t ValuesAlive();
 
 }  // namespace plinth::host

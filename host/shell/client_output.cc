@@ -143,7 +143,7 @@ void SinkValue(ReplySink* self, const plinth_value_t* v) {
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
       ValueRetain(v);
       st.reply_bytes_referenced += v->len;
-      SinkRef(self, v->data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      SinkRef(self, StringData(v), v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
       return;
     }
   }
@@ -152,7 +152,7 @@ void SinkValue(ReplySink* self, const plinth_value_t* v) {
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
   item.type = PLINTH_REPLY_BULK;
-  item.data = v->data;
+  item.data = StringData(v);
   item.len = v->len;
   SinkItem(self, item);
 }
@@ -222,7 +222,8 @@ void ClientWriteOutput(Client* c) {
   wr.bytes = 0;
   wr.status = 0;
   wr.yielded = false;
-  for (const OutFill& f : wr.fills) std::memcpy(f.seg->data + f.off, f.value->data, f.value->len);
+  for (const OutFill& f : wr.fills)
+    std::memcpy(f.seg->data + f.off, StringData(f.value), f.value->len);
   ReleaseFills(wr.fills);
   // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
   // thread while other clients wait; a notifying transport queues without blocking anyway.

@@ -1,5 +1,5 @@
-// Periodic work: the core's active expiry within a quarter of the cron period, then the
-// clients that were idle too long or stayed over their soft output limit, then the IO
+// Periodic work: the core's active expiry within a quarter of the cron period, a millisecond
+// of table resizing, then the clients that were idle too long or stayed over their soft output limit, then the IO
 // threads' load policy.
 #include "host/shell/cron.h"
 
@@ -32,6 +32,7 @@ void CloseIdleClients(Shell& s) {
 void OnCron(uv_timer_t* h) {
   Shell& s = *static_cast<Shell*>(h->data);
   s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
+  s.core.ActiveRehash(1000);
   CloseIdleClients(s);
   s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),
              s.core.stats.commands);

