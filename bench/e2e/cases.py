@@ -30,6 +30,26 @@ class Case:
 # Keys read by the GET cases: (count, value bytes), named key:%012d as redis-benchmark -r does.
 PRELOADS = {"512B": (100000, 512), "64KiB": (1000, 64 << 10), "1MiB": (100, 1 << 20)}
 
+# The value-size sweep of the reply path (docs/performance.md, "Zero-copy replies"): GET of
+# one size per case, about 1.5 GB of replies each (300..100k requests). Run only when --cases
+# names them ("sweep").
+SWEEP_SIZES = [("64B", 64), ("512B", 512), ("4KiB", 4 << 10), ("16KiB", 16 << 10),
+               ("64KiB", 64 << 10), ("256KiB", 256 << 10), ("1MiB", 1 << 20),
+               ("4MiB", 4 << 20), ("16MiB", 16 << 20)]
+for _label, _size in SWEEP_SIZES:
+    PRELOADS["sweep " + _label] = (max(8, min(1000, (256 << 20) // _size)), _size)
+
+
+def sweep_cases():
+    cases = []
+    for label, size in SWEEP_SIZES:
+        count = PRELOADS["sweep " + label][0]
+        n = max(300, min(100000, int(1.5e9 / size)))
+        clients = 50 if size < (1 << 20) else 10
+        cases.append(Case("sweep GET %s" % label, "get", "GET", 1, clients, size, count, n,
+                          "sweep " + label))
+    return cases
+
 
 def throughput_cases():
     cases = []
@@ -86,6 +106,8 @@ def throughput(tools, server, scale, log, only=None):
     running server, preloading what the GETs read."""
     rows = []
     cases = [c for c in throughput_cases() if only is None or only.search(c.name)]
+    if only is not None:  # the sweep only when asked for by name
+        cases += [c for c in sweep_cases() if only.search(c.name)]
     known = supported_commands(server.port, sorted({c.probe for c in cases}))
     loaded = set()
     for case in cases:

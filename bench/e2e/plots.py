@@ -153,3 +153,45 @@ def draw(out_dir, summary, servers, baseline, throughput_cases, fixed_cases):
     if res.returncode != 0:
         raise RuntimeError("gnuplot failed: %s" % res.stderr.strip()[-2000:])
     return [p for p in written if os.path.exists(p)]
+
+
+def sweep(out_dir, summary, servers, cases):
+    """sweep.png: for each IO-thread count, the by-reference ('ref') and default ('plinth')
+    servers' throughput and CPU per request relative to the copy path ('copy'), by value size.
+    Returns [path] or [] (no gnuplot, or no sweep in this run)."""
+    gnuplot = shutil.which("gnuplot")
+    cases = [c for c in cases if c.startswith("sweep ")]
+    if not gnuplot or not cases:
+        return []
+    suffixes = sorted({s[len("copy"):] for s in servers if s.startswith("copy")})
+    lines = [(name + sfx, "copy" + sfx) for sfx in suffixes for name in ("ref", "plinth")
+             if name + sfx in servers]
+    if not lines:
+        return []
+    data = os.path.join(out_dir, "plot-data", "sweep.dat")
+    with open(data, "w") as f:
+        for case in cases:
+            cells = [case[len("sweep GET "):]]
+            for metric in ("throughput", "cpu per 100k"):
+                e = summary.get((case, metric), {"stats": {}})["stats"]
+                for s, base in lines:
+                    ok = s in e and base in e and e[base].median
+                    cells.append(repr(e[s].median / e[base].median) if ok else "NaN")
+            f.write("\t".join(cells) + "\n")
+    out = os.path.join(out_dir, "sweep.png")
+    cmds = ["set terminal pngcairo size 1100,450 font 'sans,10'", "set datafile separator '\\t'",
+            "set datafile missing 'NaN'", "set output '%s'" % out, "set multiplot layout 1,2",
+            "set grid", "set key top left font ',8'", "set xlabel 'value size'"]
+    for k, (title, ylabel) in enumerate((("GET throughput vs the copy path", "x copy"),
+                                         ("server CPU per GET vs the copy path", "x copy"))):
+        plots = []
+        for i, (s, base) in enumerate(lines):
+            col = 2 + k * len(lines) + i
+            plots.append("'%s' using 0:%d:xtic(1) with linespoints title '%s / %s' lc rgb '%s'"
+                         % (data, col, s, base, COLORS[i % len(COLORS)]))
+        cmds += ["set title '%s'" % title, "set ylabel '%s'" % ylabel,
+                 "plot " + ", ".join(plots) + ", 1 with lines lc rgb 'black' dt 2 notitle"]
+    cmds += ["unset multiplot", "set output"]
+    subprocess.run([gnuplot], input="\n".join(cmds), text=True, capture_output=True,
+                   timeout=60)
+    return [out] if os.path.exists(out) else []

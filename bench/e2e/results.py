@@ -33,11 +33,12 @@ def write(out, rows, servers, meta, compare_dir=None, publish_png=None):
     report.write_raw(os.path.join(out, "raw.csv"), rows)
     with open(os.path.join(out, "run.json"), "w") as f:
         json.dump(meta, f, indent=1)
-    tp_cases = [c.name for c in cases.throughput_cases()]
+    tp_cases = [c.name for c in cases.throughput_cases() + cases.sweep_cases()]
     summary = report.summarize(rows, servers, tp_cases)
     report.write_summary(os.path.join(out, "summary.csv"), summary, servers, baseline)
     fixed = list(dict.fromkeys(r["case"] for r in rows if r["metric"] == "server CPU"))
     written = plots.draw(out, summary, servers, baseline, tp_cases, fixed)
+    written += plots.sweep(out, summary, servers, tp_cases)
     env = dict(meta["env"])
     spread = report.noise(summary)
     if spread:

@@ -21,6 +21,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases  # noqa: E402
+import large  # noqa: E402
 import micro  # noqa: E402
 import report  # noqa: E402
 import results  # noqa: E402
@@ -28,7 +29,7 @@ from servers import (RunningServer, ServerSpec, io_variants, plinth_plugin_args,
                      slug)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PHASES = ("throughput", "memory", "fixed", "callgrind")
+PHASES = ("throughput", "memory", "fixed", "large", "callgrind")
 # The peers of ../shared/anchors: (name in the tables, binary under the anchors folder).
 ANCHORS = (("valkey9", "valkey-9.1.2/valkey-server"), ("redis8", "redis-8.0.6/redis-server"))
 
@@ -157,9 +158,10 @@ def parse_args(argv):
             a.cases_re = re.compile(a.cases)
         except re.error as e:
             p.error("--cases: %s" % e)
-        if not any(a.cases_re.search(c.name) for c in cases.throughput_cases()):
+        known = cases.throughput_cases() + cases.sweep_cases()
+        if not any(a.cases_re.search(c.name) for c in known):
             p.error("--cases %r matches none of: %s" % (a.cases, ", ".join(
-                c.name for c in cases.throughput_cases())))
+                c.name for c in known)))
     names = [v[0] for v in a.variant]
     if len(set(names)) != len(names) or "plinth" in names:
         p.error("--variant names must differ from each other and from 'plinth'")
@@ -317,6 +319,10 @@ def run_matrix(a, specs, tools, out, log, errors, notes):
                 phases.append(("memory+fixed", mem_fixed))
             if "memory" not in a.skip:  # a fresh server: the 16-byte keys would be counted
                 phases.append(("memory 512B", lambda s: cases.memory(s, a.memory_keys, 512)))
+            if "large" not in a.skip:  # fresh servers: nothing else in their buffers
+                phases.append(("mixed load", lambda s: large.mixed_load(
+                    tools, s, log, duration=a.fixed_duration)))
+                phases.append(("unread replies", lambda s: large.pending_memory(s)))
             for tag, fn in phases:
                 print("rep %d/%d: %s: %s" % (rep + 1, a.reps, spec.name, tag), flush=True)
                 try:
