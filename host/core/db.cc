@@ -61,9 +61,7 @@ void Db::Unexpire(Entry* e) {
   EntrySetExpire(e, -1);
 }
 
-Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, bool keep_ttl) {
-  RehashStep(kRehashPerOp);
-  Entry* fresh = EntryFor(key, v, old && keep_ttl ? EntryExpireMs(old) : -1);
+Entry* Db::Place(uint64_t h, Entry* old, Entry* fresh) {
   if (!fresh) return nullptr;
   if (old) {
     Swap(SlotOf(old), old, fresh);
@@ -77,6 +75,11 @@ Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, bo
   return fresh;
 }
 
+Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, bool keep_ttl) {
+  RehashStep(kRehashPerOp);
+  return Place(h, old, EntryFor(key, v, old && keep_ttl ? EntryExpireMs(old) : -1));
+}
+
 Entry* Db::SetString(std::string_view key, uint64_t h, Entry* old, const char* s, size_t len,
                      bool keep_ttl) {
   RehashStep(kRehashPerOp);
@@ -88,18 +91,7 @@ Entry* Db::SetString(std::string_view key, uint64_t h, Entry* old, const char* s
       return old;
     }
   }
-  Entry* fresh = StringEntry(key, s, len, old && keep_ttl ? EntryExpireMs(old) : -1);
-  if (!fresh) return nullptr;
-  if (old) {
-    Swap(SlotOf(old), old, fresh);
-    return fresh;
-  }
-  if (!Insert(fresh, h)) {
-    ValueRelease(fresh);
-    return nullptr;
-  }
-  MaybeResize();
-  return fresh;
+  return Place(h, old, StringEntry(key, s, len, old && keep_ttl ? EntryExpireMs(old) : -1));
 }
 
 char* Db::StringResize(Entry* e, size_t len) {

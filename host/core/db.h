@@ -112,6 +112,9 @@ class Db {
   bool Locate(std::string_view key, uint64_t hash, Where* w) const;
   // The slot holding exactly e (found by its key).
   Where SlotOf(const Entry* e) const;
+  // Puts fresh (nullptr: out of memory) under its key of hash h: in old's slot, or a new one.
+  // Returns fresh, or nullptr (fresh released) when it could not be placed.
+  Entry* Place(uint64_t h, Entry* old, Entry* fresh);
   // Puts fresh where old was (also in expiring_) and releases old.
   void Swap(const Where& w, Entry* old, Entry* fresh);
   bool Insert(Entry* e, uint64_t hash);

@@ -76,7 +76,9 @@ uint64_t HashBytes(const char* p, size_t n) {
 }
 
 Db::Db() : main_(NewTable(kMinBuckets)) {}
-Db::~Db() { Clear(false); }
+Db::~Db() {
+  FreeTables(main_, old_);  // no Clear: it would allocate an empty table to leave behind
+}
 Db::Db(Db&& o) noexcept { *this = std::move(o); }
 Db& Db::operator=(Db&& o) noexcept {
   if (this == &o) return *this;
