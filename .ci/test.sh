@@ -18,7 +18,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # The threaded parts: the IO-thread primitives' tests, and the server with its IO threads doing
 # every read and write under the integration suite (io-threads 3, all active).
 server_targets="plinth-server plinth_resp plinth_tcp plinth_connection plinth_server plinth_strings
-  plinth_keys plinth_test_notify plinth_test_remote plinth_probe_a plinth_probe_b"
+  plinth_keys plinth_reply_offload plinth_test_notify plinth_test_remote plinth_probe_a plinth_probe_b"
 
 echo "== TSan build of the threaded tests and the server"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thread \
