@@ -270,7 +270,11 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
                      uint32_t flags) {
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
-  if (!CallDb(c).SetString({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL)) return PLINTH_ERR;
+  e = CallDb(c).SetString({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL);
+  if (!e) return PLINTH_ERR;
+  plinth_value* v = EntryValue(e);
+  if ((flags & PLINTH_SET_NO_INT_ENCODING) && v->encoding == PLINTH_ENC_INT)
+    v->encoding = v->len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
   c->core->dirty++;
   return PLINTH_OK;
 }

@@ -76,7 +76,7 @@ void IncrByFloatCommand(Call& c) {
     return;
   }
   std::string text = FormatLongDouble(value);
-  c.PutString(key, text, PLINTH_SET_KEEPTTL);
+  c.PutString(key, text, PLINTH_SET_KEEPTTL | PLINTH_SET_NO_INT_ENCODING);  // Redis: embstr
   c.Bulk(text);
   Propagate(c, "set", {key, text, "KEEPTTL"}, false);
 }

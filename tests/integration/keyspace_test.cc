@@ -91,3 +91,28 @@ TEST_CASE("keyspace: SCAN returns every key present for the whole scan while oth
   } while (cursor != "0" && round < 100000);
   for (int i = 0; i < 3000; ++i) CHECK(seen.count("stay:" + std::to_string(i)) == 1);
 }
+
+TEST_CASE("keyspace: OBJECT ENCODING follows Redis 7.0 through in-place changes") {
+  TestServer s;
+  RespConn c(s.port());
+  auto enc = [&](const std::string& key) { return c.Cmd({"OBJECT", "ENCODING", key}); };
+  CHECK(c.Cmd({"INCR", "n"}) == ":1\r\n");
+  CHECK(enc("n") == "$3\r\nint\r\n");
+  CHECK(c.Cmd({"INCRBY", "n", "99999"}) == ":100000\r\n");  // rewritten in place, still int
+  CHECK(enc("n") == "$3\r\nint\r\n");
+  CHECK(c.Cmd({"INCRBYFLOAT", "f", "1.5"}) == "$3\r\n1.5\r\n");
+  CHECK(c.Cmd({"INCRBYFLOAT", "f", "1.5"}) == "$1\r\n3\r\n");
+  CHECK(enc("f") == "$6\r\nembstr\r\n");  // Redis never re-encodes INCRBYFLOAT's result
+  CHECK(c.Cmd({"APPEND", "a", "abc"}) == ":3\r\n");
+  CHECK(enc("a") == "$6\r\nembstr\r\n");
+  CHECK(c.Cmd({"APPEND", "a", "d"}) == ":4\r\n");
+  CHECK(enc("a") == "$3\r\nraw\r\n");
+  CHECK(c.Cmd({"SET", "s", std::string(44, 'x')}) == "+OK\r\n");
+  CHECK(enc("s") == "$6\r\nembstr\r\n");
+  CHECK(c.Cmd({"SET", "s", std::string(45, 'x')}) == "+OK\r\n");  // overwritten in place
+  CHECK(enc("s") == "$3\r\nraw\r\n");
+  CHECK(c.Cmd({"SETRANGE", "s", "0", "y"}) == ":45\r\n");
+  CHECK(enc("s") == "$3\r\nraw\r\n");
+  CHECK(c.Cmd({"SET", "s", "12"}) == "+OK\r\n");
+  CHECK(enc("s") == "$3\r\nint\r\n");
+}

@@ -361,6 +361,9 @@ typedef struct plinth_type_spec {
 
 /* key_set flags */
 #define PLINTH_SET_KEEPTTL 0x1u /* keep the key's time to live instead of clearing it */
+/* key_string_set: the value reports embstr/raw, never int, even when its text is an integer
+ * (what Redis 7.0 reports after INCRBYFLOAT) */
+#define PLINTH_SET_NO_INT_ENCODING 0x2u
 
 /* key_move flags */
 #define PLINTH_MOVE_NX 0x1u      /* fail when dst exists (RENAMENX, MOVE) */
@@ -665,7 +668,8 @@ struct plinth_host_api {
    * handler returns. THREAD: main. */
   char* (*key_string_resize)(plinth_call_t* call, const char* key, size_t klen, size_t newlen);
   /* since 1.0: stores a copy of s[0, len) as the string value under key, as key_set of a new
-   * string value would (flags: PLINTH_SET_KEEPTTL; the encoding is a new string's), but
+   * string value would (flags: PLINTH_SET_KEEPTTL, PLINTH_SET_NO_INT_ENCODING; the encoding is
+   * a new string's), but
    * rewrites the stored value in place when it is a string nothing else holds with room for
    * len bytes and not much more, so INCR, or SET of a same-sized value, allocates nothing.
    * Returns PLINTH_OK, or PLINTH_ERR when memory ran out (the key unchanged). OWNERSHIP: s is
