@@ -1,6 +1,6 @@
 // Periodic work: the core's active expiry within a quarter of the cron period, a millisecond
-// of table resizing, then the clients that were idle too long or stayed over their soft output limit, then the IO
-// threads' load policy.
+// of table resizing, then the clients that were idle too long or stayed over their soft output
+// limit, then the IO threads' load policy.
 #include "host/shell/cron.h"
 
 #include "host/shell/client.h"

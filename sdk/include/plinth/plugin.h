@@ -271,11 +271,11 @@ typedef struct plinth_transport_spec {
 /* What the host knows of one bulk reply of a stored string value when it asks the reply path
  * how to send it. Host-given: read only the fields your struct_size covers. */
 typedef struct plinth_reply_value_info {
-  uint32_t struct_size;       /* since 1.0 */
-  uint32_t transport_flags;   /* since 1.0: the client's transport's PLINTH_TRANSPORT_* flags */
-  size_t len;                 /* since 1.0: the value's length in bytes */
-  const char* transport;      /* since 1.0: the client's transport's name ("tcp", ...) */
-  int32_t io_threads_active;  /* since 1.0: IO threads writing replies now (0: main thread) */
+  uint32_t struct_size;      /* since 1.0 */
+  uint32_t transport_flags;  /* since 1.0: the client's transport's PLINTH_TRANSPORT_* flags */
+  size_t len;                /* since 1.0: the value's length in bytes */
+  const char* transport;     /* since 1.0: the client's transport's name ("tcp", ...) */
+  int32_t io_threads_active; /* since 1.0: IO threads writing replies now (0: main thread) */
 } plinth_reply_value_info_t;
 
 typedef struct plinth_reply_path_spec {
