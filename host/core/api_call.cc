@@ -78,12 +78,12 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     ReplyNull(c);
     return;
   }
-  const char* data = StringData(v);
   if (c->sink && c->sink->value) {  // the sink asks the reply path and may copy later
     c->core->AssertMainThread("reply_value");
     if (ReplyAccept(c, 0)) c->sink->value(c->sink, v);
     return;
   }
+  const char* data = StringData(v);
   const ReplyPath* rp = c->core->registry.reply_path.get();
   if (c->sink && rp) {
     plinth_reply_value_info_t info{sizeof info, 0, v->len, "", 0};
@@ -162,7 +162,8 @@ int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uin
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
   c->core->dirty++;
-  return CallDb(c).Set({k, n}, h, e, v, flags & PLINTH_SET_KEEPTTL) ? PLINTH_OK : PLINTH_ERR;
+  const int64_t expire = e && (flags & PLINTH_SET_KEEPTTL) ? EntryExpireMs(e) : -1;
+  return CallDb(c).Set({k, n}, h, e, v, expire) ? PLINTH_OK : PLINTH_ERR;
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
@@ -201,7 +202,8 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   dst_call.core = c->core;
   dst_call.db = dst_db;
   dst_call.now_ms = c->now_ms;
-  Entry* d = LiveEntry(&dst_call, dk);
+  uint64_t dh;
+  Entry* d = LiveEntry(&dst_call, dk, &dh);
   bool nx =
       (flags & PLINTH_MOVE_NX) || ((flags & PLINTH_MOVE_COPY) && !(flags & PLINTH_MOVE_REPLACE));
   if (d && nx) return 0;
@@ -218,8 +220,7 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
     ValueRetain(v);
     s.dbs[c->db].Delete(sk);
   }
-  Entry* ne = s.dbs[dst_db].Set(dk, v, false);
-  if (ne && exp >= 0) s.dbs[dst_db].SetExpire(ne, exp);
+  s.dbs[dst_db].Set(dk, dh, d, v, exp);  // d outlives the delete: a different key
   s.dirty++;
   return 1;
 }

@@ -45,10 +45,14 @@ void Db::Swap(const Where& w, Entry* old, Entry* fresh) {
   } else if (old_in) {
     Unexpire(old);
   } else if (fresh_in) {
-    EntrySetExpIndex(fresh, static_cast<uint32_t>(expiring_.size()));
-    expiring_.push_back(fresh);
+    AddExpiring(fresh);
   }
   ValueRelease(old);
+}
+
+void Db::AddExpiring(Entry* e) {
+  EntrySetExpIndex(e, static_cast<uint32_t>(expiring_.size()));
+  expiring_.push_back(e);
 }
 
 void Db::Unexpire(Entry* e) {
@@ -71,13 +75,14 @@ Entry* Db::Place(uint64_t h, Entry* old, Entry* fresh) {
     ValueRelease(fresh);
     return nullptr;
   }
+  if (EntryExpireMs(fresh) >= 0) AddExpiring(fresh);
   MaybeResize();
   return fresh;
 }
 
-Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, bool keep_ttl) {
+Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, int64_t expire_ms) {
   RehashStep(kRehashPerOp);
-  return Place(h, old, EntryFor(key, v, old && keep_ttl ? EntryExpireMs(old) : -1));
+  return Place(h, old, EntryFor(key, v, expire_ms));
 }
 
 Entry* Db::SetString(std::string_view key, uint64_t h, Entry* old, const char* s, size_t len,
@@ -161,10 +166,7 @@ Entry* Db::SetExpire(Entry* e, int64_t ms) {
     return e;
   }
   if (e->flags & kValExpire) {
-    if (EntryExpireMs(e) < 0) {
-      EntrySetExpIndex(e, static_cast<uint32_t>(expiring_.size()));
-      expiring_.push_back(e);
-    }
+    if (EntryExpireMs(e) < 0) AddExpiring(e);
     EntrySetExpire(e, ms);
     return e;
   }

@@ -58,14 +58,16 @@ class Db {
   static constexpr size_t kPrefetchKeys = 16;
   void Prefetch(const std::string_view* keys, size_t n, bool bytes) const;
   // Stores v under key (consuming the reference): a small string is copied into the entry,
-  // anything else is pointed at. Keeps the TTL when keep_ttl, else clears it. Returns the
+  // anything else is pointed at. The entry expires at expire_ms (-1: never). Returns the
   // entry, or nullptr when out of memory (v is then released and the key left as it was).
   // The overloads with hash and old take Hash(key) and Find(key, hash)'s answer from just
   // before, and look nothing up again.
-  Entry* Set(std::string_view key, uint64_t hash, Entry* old, plinth_value* v, bool keep_ttl);
+  Entry* Set(std::string_view key, uint64_t hash, Entry* old, plinth_value* v, int64_t expire_ms);
+  // The same, keeping the key's TTL when keep_ttl, else clearing it.
   Entry* Set(std::string_view key, plinth_value* v, bool keep_ttl) {
     const uint64_t h = Hash(key);
-    return Set(key, h, Find(key, h), v, keep_ttl);
+    Entry* old = Find(key, h);
+    return Set(key, h, old, v, old && keep_ttl ? EntryExpireMs(old) : -1);
   }
   // Stores the string s[0, len) under key, in place when the entry holds an unshared string
   // with room for it. Returns the entry or nullptr (out of memory, key unchanged).
@@ -120,6 +122,8 @@ class Db {
   bool Insert(Entry* e, uint64_t hash);
   void RemoveAt(const Where& w);
   void Unexpire(Entry* e);
+  // Appends e (whose expiry is set) to expiring_.
+  void AddExpiring(Entry* e);
   void MaybeResize();
   void StartResize(size_t buckets);
   bool MoveBuckets(size_t buckets);

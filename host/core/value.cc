@@ -121,8 +121,7 @@ void* ValuePayloadOf(const plinth_value_t* v) {
 bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len) {
   constexpr size_t kSlack = 32;  // room a small string may keep beyond twice its length
   if (v->type != PLINTH_TYPE_STRING || v->refs.load(std::memory_order_acquire) != 1 ||
-      (v->flags & kValIndirect) || v->len > 2 * len + kSlack ||
-      (len > v->len && len > StringRoom(v)))
+      v->len > 2 * len + kSlack || (len > v->len && len > StringRoom(v)))
     return false;
   char* d = StringData(v);
   std::memmove(d, s, len);
