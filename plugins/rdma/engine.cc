@@ -10,7 +10,7 @@ bool Engine::SendRegister() {
   m.op = Op::kRegisterXferMemory;
   m.addr = rx_addr_;
   m.length = rx_len_;
-  m.rkey = rx_rkey_;
+  m.rkey = fault_ == Fault::kBadRkey ? ~rx_rkey_ : rx_rkey_;
   uint8_t b[kCtlSize];
   EncodeCtl(m, b);
   return wire_->SendCtl(b);
@@ -40,7 +40,7 @@ bool Engine::OnControl(const uint8_t* msg, size_t byte_len) {
       // The first one, or a refresh of a buffer this side filled: anything else means the
       // peer reset its buffer while writes into it may still be landing.
       if (peer_len_ > 0 && tx_offset_ < peer_len_) return false;
-      if (m.length == 0) return false;
+      if (m.length == 0 || m.length > kMaxRxLen) return false;
       peer_addr_ = m.addr;
       peer_len_ = m.length;
       peer_rkey_ = m.rkey;

@@ -38,9 +38,12 @@ enum class Fault : uint8_t {
   kNone,
   kEarlyRefresh,  // refresh as soon as everything written so far was consumed
   kCountByteLen,  // advance rx_offset by the completion's byte_len instead of its imm
+  kBadRkey,       // announce the RX buffer with a wrong rkey
 };
 
 constexpr int64_t kKeepaliveMs = 3000;
+// The largest RX buffer a peer may announce (the sender's staging buffer is laid out like it).
+constexpr uint32_t kMaxRxLen = 16u << 20;
 
 class Engine {
  public:
@@ -58,7 +61,7 @@ class Engine {
   bool Start(int64_t now_ms);
   // A received control message (a SEND completion of byte_len bytes). false: a fatal protocol
   // error for this connection (wrong size, unknown opcode, a refresh before the buffer was
-  // full).
+  // full, a buffer of 0 or more than kMaxRxLen bytes).
   bool OnControl(const uint8_t* msg, size_t byte_len);
   // A WRITE WITH IMM completion (imm in host order, byte_len as the completion says). false:
   // the peer wrote past the RX buffer.
@@ -75,6 +78,11 @@ class Engine {
   bool Tick(int64_t now_ms);
   // Whether the peer's buffer is known and has room (Write would take bytes).
   bool Writable() const { return peer_len_ > 0 && tx_offset_ < peer_len_; }
+  // Bytes the next Write may take, and where they go in the peer's buffer (the offset a
+  // staging buffer laid out like the peer's is filled at).
+  uint32_t WriteRoom() const { return peer_len_ - tx_offset_; }
+  uint32_t tx_offset() const { return tx_offset_; }
+  uint32_t peer_len() const { return peer_len_; }
 
   uint64_t bytes_in() const { return bytes_in_; }
   uint64_t bytes_out() const { return bytes_out_; }

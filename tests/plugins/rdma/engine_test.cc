@@ -284,3 +284,26 @@ TEST_CASE("rdma engine: a peer that writes past the buffer or refreshes early is
   CHECK(tx.Write("b", 1) == 1);
   CHECK_FALSE(tx.OnControl(reinterpret_cast<const uint8_t*>(r.data()), r.size()));  // early
 }
+
+TEST_CASE("rdma engine: a peer buffer of 0 or over 16 MiB is refused") {
+  Recorder w;
+  std::vector<char> rx(4096);
+  for (const uint32_t length : {0u, kMaxRxLen + 1}) {
+    Engine tx(&w, rx.data(), 4096, 0x7000, 42);
+    CtlMsg reg;
+    reg.op = Op::kRegisterXferMemory;
+    reg.addr = 0x9000;
+    reg.length = length;
+    reg.rkey = 5;
+    const std::string r = Ctl(reg);
+    CHECK_FALSE(tx.OnControl(reinterpret_cast<const uint8_t*>(r.data()), r.size()));
+  }
+  Engine ok(&w, rx.data(), 4096, 0x7000, 42);
+  CtlMsg reg;
+  reg.op = Op::kRegisterXferMemory;
+  reg.addr = 0x9000;
+  reg.length = kMaxRxLen;
+  reg.rkey = 5;
+  const std::string r = Ctl(reg);
+  CHECK(ok.OnControl(reinterpret_cast<const uint8_t*>(r.data()), r.size()));
+}
