@@ -30,6 +30,7 @@ int Echo(rdma_event_channel* channel, EndForTest* end) {
     if (ev != -1) return 3;
     ibv_wc wc{};
     if (!end->WaitWc(&wc, 50)) continue;
+    if (wc.status == IBV_WC_WR_FLUSH_ERR) continue;  // disconnected: the event follows
     if (wc.status != IBV_WC_SUCCESS) return 4;
     if (wc.opcode != IBV_WC_RECV) continue;  // our own write completions
     const uint8_t* msg = end->buf + wc.wr_id * kSlot;
