@@ -120,6 +120,26 @@ TEST_CASE("rdma fabric: rdma_reject gives REJECTED to the connecting side") {
   rdma_destroy_id(child);
 }
 
+TEST_CASE("rdma fabric: a listener on 0.0.0.0 accepts a connection to 127.0.0.1") {
+  PairForTest pair;
+  REQUIRE(rdma_create_id(pair.server_channel, &pair.listener, nullptr, RDMA_PS_TCP) == 0);
+  sockaddr_in any{};
+  any.sin_family = AF_INET;
+  REQUIRE(rdma_bind_addr(pair.listener, reinterpret_cast<sockaddr*>(&any)) == 0);
+  REQUIRE(rdma_listen(pair.listener, 8) == 0);
+  uint16_t port = Port(rdma_get_local_addr(pair.listener));
+  REQUIRE(StartConnectForTest(pair.client_channel, pair.client.get(), port, 7, 1));
+  rdma_cm_id* child = nullptr;
+  REQUIRE(WaitEventForTest(pair.server_channel, &child) == RDMA_CM_EVENT_CONNECT_REQUEST);
+  CHECK(IsLoopback(rdma_get_local_addr(child)));
+  CHECK(Port(rdma_get_local_addr(child)) == port);
+  REQUIRE(rdma_accept(child, nullptr) == 0);
+  CHECK(WaitEventForTest(pair.client_channel) == RDMA_CM_EVENT_ESTABLISHED);
+  CHECK(WaitEventForTest(pair.server_channel) == RDMA_CM_EVENT_ESTABLISHED);
+  rdma_destroy_id(child);
+  CHECK(WaitEventForTest(pair.client_channel) == RDMA_CM_EVENT_DISCONNECTED);
+}
+
 TEST_CASE("rdma fabric: a second bind to a listening address fails with EADDRINUSE") {
   PairForTest pair;
   REQUIRE(pair.Listen());

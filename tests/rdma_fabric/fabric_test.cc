@@ -132,7 +132,8 @@ TEST_CASE("rdma fabric: a write to a bad rkey is REM_ACCESS_ERR and errors the q
 TEST_CASE("rdma fabric: a region without remote write access refuses RDMA writes") {
   PairForTest pair;
   REQUIRE(pair.Connect());
-  ibv_mr* ro = ibv_reg_mr(pair.server->pd, pair.server->buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+  int access = IBV_ACCESS_LOCAL_WRITE;  // an int: the header's macro mixes enum types
+  ibv_mr* ro = ibv_reg_mr(pair.server->pd, pair.server->buf, 4096, access);
   REQUIRE(ro != nullptr);
   REQUIRE(pair.client->Post(IBV_WR_RDMA_WRITE, 9, 0, 64, 0,
                             reinterpret_cast<uintptr_t>(pair.server->buf), ro->rkey) == 0);
