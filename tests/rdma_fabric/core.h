@@ -43,6 +43,7 @@ struct Cq {
   bool armed = false;
   uint64_t events_reported = 0;
   uint64_t events_acked = 0;
+  int qps = 0;  // queue pairs using it (for send or receive)
 };
 
 struct SendEntry {

@@ -100,6 +100,10 @@ int ibv_destroy_cq(struct ibv_cq* ibv) {
   Cq* cq = From<Cq>(ibv);
   {
     std::lock_guard<std::mutex> lock(TheFabric().mu);
+    if (cq->qps > 0) {
+      errno = EBUSY;
+      return EBUSY;
+    }
     if (ibv->channel != nullptr) {
       // Queued events for this CQ go; ibv_get_cq_event skips the counts they leave behind.
       auto* channel = From<CompChannel>(ibv->channel);

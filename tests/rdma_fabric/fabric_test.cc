@@ -249,4 +249,5 @@ TEST_CASE("rdma fabric: channel fds poll readable only with events and say EAGAI
   CHECK(got == 2);
   CHECK(ibv_get_cq_event(pair.server->comp, &cq, &ctx) == -1);  // not re-armed: no event
   CHECK(errno == EAGAIN);
+  CHECK(ibv_destroy_cq(cq) == EBUSY);  // its queue pair still uses it
 }

@@ -94,6 +94,8 @@ struct ibv_qp* ibv_create_qp(struct ibv_pd* pd, struct ibv_qp_init_attr* attr) {
   pthread_mutex_init(&qp->ibv.mutex, nullptr);
   pthread_cond_init(&qp->ibv.cond, nullptr);
   std::lock_guard<std::mutex> lock(TheFabric().mu);
+  From<Cq>(attr->send_cq)->qps++;
+  From<Cq>(attr->recv_cq)->qps++;
   qp->ibv.qp_num = TheFabric().next_qpn++ & 0xffffff;
   qp->ibv.handle = qp->ibv.qp_num;
   return &qp->ibv;
@@ -107,6 +109,8 @@ int ibv_destroy_qp(struct ibv_qp* ibv) {
       qp->link->waiting.clear();
       qp->link->qp = nullptr;
     }
+    From<Cq>(qp->ibv.send_cq)->qps--;
+    From<Cq>(qp->ibv.recv_cq)->qps--;
   }
   pthread_mutex_destroy(&ibv->mutex);
   pthread_cond_destroy(&ibv->cond);
