@@ -19,22 +19,31 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # every read and write under the integration suite (io-threads 3, all active).
 server_targets="plinth-server plinth_resp plinth_tcp plinth_connection plinth_server plinth_strings
   plinth_keys plinth_reply_offload plinth_test_notify plinth_test_remote plinth_probe_a plinth_probe_b"
+# The RDMA transport over the software fabric, with its poller thread and IO threads.
+rdma_targets="plinth_rdma rdma_plugin_test rdma_dying_client rdma_fabric_ibverbs rdma_fabric_rdmacm
+  rdma_fabric_test rdma_fabric_peer"
 
 echo "== TSan build of the threaded tests and the server"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thread \
   -DPLINTH_BUILD_BENCH=OFF >/dev/null
 # shellcheck disable=SC2086
-cmake --build build-tsan -j"$jobs" --target host_threaded_test integration_test $server_targets
+cmake --build build-tsan -j"$jobs" --target host_threaded_test integration_test $server_targets \
+  $rdma_targets
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration_test --plinth-io-threads=3
+TSAN_OPTIONS=halt_on_error=1 LD_LIBRARY_PATH=build-tsan/tests/rdma_fabric/lib \
+  build-tsan/tests/rdma_plugin_test --plinth-io-threads=3
 
 echo "== Threaded tests and the server with the condition-variable parker (PLINTH_PARK_CONDVAR)"
 cmake -S . -B build-condvar -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_PARK_CONDVAR=ON \
   -DPLINTH_BUILD_BENCH=OFF -DPLINTH_WERROR=ON >/dev/null
 # shellcheck disable=SC2086
-cmake --build build-condvar -j"$jobs" --target host_threaded_test integration_test $server_targets
+cmake --build build-condvar -j"$jobs" --target host_threaded_test integration_test $server_targets \
+  $rdma_targets
 ctest --test-dir build-condvar --output-on-failure -L threaded
 build-condvar/tests/integration_test --plinth-io-threads=3
+LD_LIBRARY_PATH=build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdma_plugin_test \
+  --plinth-io-threads=3
 
 echo "== RESP parser fuzzing (60 s)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \

@@ -62,6 +62,7 @@ bool RdmaClient::Connect(const std::string& host, int port, const ClientOptions&
   ConnConfig config;
   config.rx_size = options.rx_size;
   config.fault = options.fault;
+  config.repost_receives = options.repost_receives;
   conn_ = VerbsConn::Create(id_, config, &counters_, error);
   if (conn_ == nullptr) return false;
   id_ = nullptr;  // the connection owns it now

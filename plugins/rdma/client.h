@@ -15,9 +15,12 @@ namespace plinth::rdma {
 
 struct ClientOptions {
   uint32_t rx_size = 1 << 20;
-  uint8_t rnr_retry = 7;       // 7: retry for ever, as real clients do
-  Fault fault = Fault::kNone;  // a deliberate protocol mistake
-  int timeout_ms = 5000;       // for connecting
+  // The server's RNR retry count (rdma_cm gives each side the one its peer asks for); 7:
+  // retry for ever, as real clients ask.
+  uint8_t rnr_retry = 7;
+  Fault fault = Fault::kNone;   // a deliberate protocol mistake
+  bool repost_receives = true;  // false: the server's writes overrun the receive queue
+  int timeout_ms = 5000;        // for connecting
 };
 
 class RdmaClient {

@@ -147,6 +147,11 @@ bool VerbsConn::PostRecv(uint32_t slot) {
   return ibv_post_recv(id_->qp, &wr, &bad) == 0;
 }
 
+bool VerbsConn::Repost(uint64_t slot) {
+  if (slot >= kQueueDepth) return false;
+  return !config_.repost_receives || PostRecv(static_cast<uint32_t>(slot));
+}
+
 bool VerbsConn::PostSend(ibv_send_wr* wr) {
   if (outstanding_ >= kQueueDepth - 1) return false;
   if (++unsignaled_ >= kSignalEvery) {
@@ -202,6 +207,12 @@ bool VerbsConn::PollCq(bool* got_recv) {
     if (n < 0) return Fail("ibv_poll_cq failed"), false;
     for (int i = 0; i < n; ++i) {
       const ibv_wc& w = wc[i];
+      if (w.status == IBV_WC_WR_FLUSH_ERR && error_.empty()) {
+        // Flushed with no error before it: the peer disconnected, a close and not a fault.
+        broken_ = true;
+        disconnected_.store(true, std::memory_order_release);
+        return false;
+      }
       if (w.status != IBV_WC_SUCCESS) {
         return Fail(std::string("completion error: ") + ibv_wc_status_str(w.status)), false;
       }
@@ -212,7 +223,7 @@ bool VerbsConn::PollCq(bool* got_recv) {
             return Fail("bad control message"), false;
           }
           *got_recv = true;
-          if (!PostRecv(static_cast<uint32_t>(w.wr_id))) return Fail("ibv_post_recv"), false;
+          if (!Repost(w.wr_id)) return Fail("ibv_post_recv"), false;
           break;
         }
         case IBV_WC_RECV_RDMA_WITH_IMM:
@@ -220,9 +231,7 @@ bool VerbsConn::PollCq(bool* got_recv) {
             return Fail("the peer wrote past the RX buffer"), false;
           }
           *got_recv = true;
-          if (w.wr_id >= kQueueDepth || !PostRecv(static_cast<uint32_t>(w.wr_id))) {
-            return Fail("ibv_post_recv"), false;
-          }
+          if (!Repost(w.wr_id)) return Fail("ibv_post_recv"), false;
           break;
         default:  // a signaled send: wr_id counts the requests it completes
           outstanding_ -= std::min<uint32_t>(outstanding_, static_cast<uint32_t>(w.wr_id));
@@ -256,9 +265,10 @@ int64_t VerbsConn::Fail(const std::string& why) {
 }
 
 int64_t VerbsConn::Read(char* buf, size_t len) {
-  if (broken_) return PLINTH_IO_ERROR;
   bool got = false;
-  if (!PollCq(&got) || !StartIfEstablished()) return PLINTH_IO_ERROR;
+  if (broken_ || !PollCq(&got) || !StartIfEstablished()) {
+    return error_.empty() ? 0 : PLINTH_IO_ERROR;  // a disconnect reads as EOF
+  }
   if (started_ && keepalive_due_.exchange(false, std::memory_order_relaxed)) {
     const uint64_t before = ctl_sent_;
     if (!engine_->Tick(NowMs())) return Fail("keepalive send failed");

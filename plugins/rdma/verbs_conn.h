@@ -29,9 +29,10 @@ struct Counters {
 };
 
 struct ConnConfig {
-  uint32_t rx_size = 1 << 20;  // this side's RX buffer
-  int comp_vector = 0;         // the CQ's completion vector
-  Fault fault = Fault::kNone;  // a deliberate protocol mistake (tests only)
+  uint32_t rx_size = 1 << 20;   // this side's RX buffer
+  int comp_vector = 0;          // the CQ's completion vector
+  Fault fault = Fault::kNone;   // a deliberate protocol mistake (tests only)
+  bool repost_receives = true;  // false: a peer that overruns (tests only)
 };
 
 class VerbsConn final : public Wire {
@@ -98,8 +99,11 @@ class VerbsConn final : public Wire {
   bool WriteWithImm(uint64_t remote_addr, uint32_t rkey, const char* data, uint32_t len) override;
   bool PostSend(ibv_send_wr* wr);
   bool PostRecv(uint32_t slot);
+  // Posts a completed receive slot again (unless config_ says not to). false: failed.
+  bool Repost(uint64_t slot);
   // Polls the CQ until empty, feeding the engine. *got_recv: a receive completed. false: an
-  // error completion or a protocol error (error_ says which).
+  // error completion or a protocol error (error_ says which), or the peer disconnected (error_
+  // stays empty).
   bool PollCq(bool* got_recv);
   bool EnsureStaging(uint32_t len);
   int64_t Fail(const std::string& why);
