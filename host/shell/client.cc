@@ -23,8 +23,9 @@ void ClientSetPollEvents(Client* c, int events) {
   if (c->closed || events == c->poll_events) return;
   c->poll_events = events;
   if (c->fd < 0) return;  // the transport notifies; poll_events says what we wait for
-  if (events)
-    uv_poll_start(&c->poll, events, OnPoll);
+  const int polled = c->notifies_writable ? events & ~UV_WRITABLE : events;
+  if (polled)
+    uv_poll_start(&c->poll, polled, OnPoll);
   else
     uv_poll_stop(&c->poll);
 }
@@ -197,10 +198,10 @@ void ClientReadInput(Client* c) {
   ReadJob& rd = c->rd;
   rd.bytes = 0;
   // A polled connection is level-triggered: one read per readiness. A notifying transport
-  // says readable once, so read until it has nothing more.
+  // (or a read-only descriptor) says readable once, so read until it has nothing more.
   do {
     rd.status = ReadOnce(c);
-  } while (rd.status == ReadJob::kData && c->fd < 0);
+  } while (rd.status == ReadJob::kData && c->notifies_writable);
   if (rd.status == ReadJob::kAgain && rd.bytes) rd.status = ReadJob::kData;
   if (rd.status == ReadJob::kData) ParseBatch(c, rd.authed);
 }
@@ -284,6 +285,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->host_conn.env = &s;
   c->host_conn.owner = c;
   c->fd = fd;
+  c->notifies_writable = fd < 0 || (c->transport->spec.flags & PLINTH_TRANSPORT_POLL_READ_ONLY);
   c->peer = peer;
   c->local = local;
   c->conn_flags = flags;

@@ -112,6 +112,9 @@ struct Client {
   void* conn = nullptr;
   plinth_conn host_conn;  // the transport's handle for conn_notify / conn_released
   int fd = -1;            // -1: the transport notifies instead (no poll handle)
+  // The transport reports writability (fd -1 or PLINTH_TRANSPORT_POLL_READ_ONLY): reads drain,
+  // writes wait for PLINTH_CONN_WRITABLE, and fd (if any) is polled for reading only.
+  bool notifies_writable = false;
   uv_poll_t poll{};
   int poll_events = 0;  // UV_READABLE / UV_WRITABLE wanted (polled, or awaited from notify)
   std::string peer, local;

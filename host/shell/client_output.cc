@@ -227,7 +227,7 @@ void ClientWriteOutput(Client* c) {
   ReleaseFills(wr.fills);
   // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
   // thread while other clients wait; a notifying transport queues without blocking anyway.
-  size_t budget = c->fd >= 0 ? kWriteTurn : SIZE_MAX;
+  size_t budget = c->notifies_writable ? SIZE_MAX : kWriteTurn;
   while (n > 0) {
     int32_t m = 0;  // the iovecs that fit the budget, the last one clipped
     size_t sum = 0;

@@ -1,7 +1,10 @@
 // The rdma plugin's descriptor: the RDMA transport (Valkey over RDMA wire protocol) with its
 // options (rdma-port, rdma-bind, rdma-rx-size, rdma-completion-vector), the INFO rdma section
 // and the keepalive timer. start/stop/accept/close and the rdma_cm events run on the main
-// thread; read and writev on the connection's IO thread; completion channels on the poller.
+// thread; read and writev (completion events, the CQ, the engine) on the connection's IO
+// thread. The host polls each connection's completion channel for reading only
+// (PLINTH_TRANSPORT_POLL_READ_ONLY); writability and the readiness a writev found come through
+// conn_notify.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,7 +17,6 @@
 #include <vector>
 
 #include "listener.h"
-#include "poller.h"
 #include "tcp/address.h"
 #include "verbs_conn.h"
 
@@ -38,8 +40,6 @@ struct State {
   int32_t transport_id = -1;
   std::vector<std::unique_ptr<CmListener>> listeners;
   std::unordered_set<Conn*> conns;
-  Poller poller;
-  bool poller_running = false;
   Counters counters;
   plinth_timer_t* keepalive_timer = nullptr;
   std::string status = "off";             // off | listening | unavailable | error
@@ -95,13 +95,6 @@ int32_t StartListeners() {
   if (!bind) {
     Log(PLINTH_LOG_WARNING, error);
     return PLINTH_ERR;
-  }
-  if (!g_state->poller_running) {
-    if (!g_state->poller.Start(&Notify, &error)) {
-      Log(PLINTH_LOG_WARNING, error);
-      return PLINTH_ERR;
-    }
-    g_state->poller_running = true;
   }
   for (const plinth::tcp::BindAddress& a : *bind) {
     auto l = CmListener::Open(a.host, port, 511, &error);
@@ -187,7 +180,7 @@ int32_t AcceptConnection(int32_t lfd, void** conn, int32_t* fd, char* peer, size
       Conn* c = AcceptRequest(id);
       if (c == nullptr) continue;
       *conn = c;
-      *fd = -1;  // readiness comes from the poller through conn_notify
+      *fd = c->verbs->channel_fd();  // readable only: writability comes from conn_notify
       const sockaddr* peer_sa = rdma_get_peer_addr(id);
       CopyText(plinth::tcp::FormatSockaddr(peer_sa), peer, peerlen);
       CopyText(plinth::tcp::FormatSockaddr(rdma_get_local_addr(id)), local, locallen);
@@ -217,11 +210,7 @@ int32_t Accept(void*, int32_t lfd, void** conn, int32_t* fd, char* peer, size_t 
   }
 }
 
-void Attach(void*, void* conn, plinth_conn_t* host) {
-  auto* c = static_cast<Conn*>(conn);
-  c->host = host;
-  if (!g_state->poller.Add(c->verbs.get(), host)) Notify(host, PLINTH_CONN_CLOSED);
-}
+void Attach(void*, void* conn, plinth_conn_t* host) { static_cast<Conn*>(conn)->host = host; }
 
 int64_t Read(void*, void* conn, char* buf, size_t len) {
   return static_cast<Conn*>(conn)->verbs->Read(buf, len);
@@ -237,7 +226,6 @@ int64_t Writev(void*, void* conn, const plinth_iovec_t* iov, int32_t iovcnt) {
 
 void Close(void*, void* conn) {
   auto* c = static_cast<Conn*>(conn);
-  g_state->poller.Remove(c->verbs.get());
   g_state->conns.erase(c);
   if (!c->verbs->error().empty()) {
     Log(PLINTH_LOG_NOTICE, "closing an RDMA connection: " + c->verbs->error());
@@ -313,17 +301,10 @@ bool Init() {
     return false;
   }
   static const plinth_transport_spec_t spec = {
-      sizeof(plinth_transport_spec_t),
-      "rdma",
-      nullptr,
-      &Start,
-      &Stop,
-      &Accept,
-      &Read,
-      &Writev,
+      sizeof(plinth_transport_spec_t), "rdma", nullptr, &Start, &Stop, &Accept, &Read, &Writev,
       &Close,
-      0,  // writev copies into the staging buffer: the host's buffers are free on return
-      &Attach};
+      // writev copies into the staging buffer: the host's buffers are free on return.
+      PLINTH_TRANSPORT_POLL_READ_ONLY, &Attach};
   g_state->transport_id = Api().transport_register(plinth::sdk::Host::self, &spec);
   return g_state->transport_id >= 0;
 }
@@ -331,7 +312,6 @@ bool Init() {
 void Shutdown() {
   if (g_state == nullptr) return;
   StopListeners();
-  g_state->poller.Stop();
   for (Conn* c : g_state->conns) delete c;
   g_state->conns.clear();
   g_state->listeners.clear();

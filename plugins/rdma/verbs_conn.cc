@@ -266,6 +266,7 @@ int64_t VerbsConn::Fail(const std::string& why) {
 
 int64_t VerbsConn::Read(char* buf, size_t len) {
   bool got = false;
+  if (!broken_ && !TakeChannelEvents()) return Fail("the completion channel failed");
   if (broken_ || !PollCq(&got) || !StartIfEstablished()) {
     return error_.empty() ? 0 : PLINTH_IO_ERROR;  // a disconnect reads as EOF
   }

@@ -4,9 +4,9 @@
 // (engine.h). The adapter is thin: it posts what the engine asks and feeds the engine the
 // completions it polls. Wire facts: ../shared/design/RDMA.md.
 //
-// THREAD: Create, Accept, OnEstablished and the destructor run on the main thread; Read and
-// Writev on the thread the host runs the connection's IO on (one at a time, never overlapping);
-// TakeChannelEvents on the poller thread. The CQ is polled only by Read and Writev.
+// THREAD: Create, Accept, OnEstablished and the destructor run on the main thread; Read,
+// Writev and TakeChannelEvents on the thread the host runs the connection's IO on (one at a
+// time, never overlapping).
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -67,14 +67,14 @@ class VerbsConn final : public Wire {
   // The peer disconnected (RDMA_CM_EVENT_DISCONNECTED or an error event): reads return EOF
   // once the received bytes are consumed. THREAD: main.
   void OnDisconnected() { disconnected_.store(true, std::memory_order_release); }
-  // The poller saw the channel fd readable: takes and acknowledges every pending CQ event and
-  // re-arms the CQ. false: the channel failed. THREAD: the poller.
+  // Takes and acknowledges every pending CQ event of the channel and re-arms the CQ (Read does
+  // it first). false: the channel failed.
   bool TakeChannelEvents();
   // Asks the next Read to send a keepalive when one is due. THREAD: any.
   void KeepaliveDue() { keepalive_due_.store(true, std::memory_order_relaxed); }
 
-  // The host's read: polls the CQ, then copies up to len received bytes. Returns the count, 0
-  // at EOF, PLINTH_IO_AGAIN or PLINTH_IO_ERROR. *kick is never set (a read drains anyway).
+  // The host's read: takes the channel's events, polls the CQ, then copies up to len received
+  // bytes. Returns the count, 0 at EOF, PLINTH_IO_AGAIN or PLINTH_IO_ERROR.
   int64_t Read(char* buf, size_t len);
   // The host's writev: polls the CQ, then copies what fits of the buffers into the staging
   // buffer and posts one RDMA WRITE WITH IMM. Returns bytes taken, PLINTH_IO_AGAIN (the peer's

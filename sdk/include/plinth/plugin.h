@@ -216,6 +216,10 @@ typedef struct plinth_iovec {
 /* writev may keep referencing the buffers it was given after it returns (zero-copy sends,
  * RDMA): the host keeps them until the transport calls conn_released for those bytes. */
 #define PLINTH_TRANSPORT_HOLDS_BUFFERS 0x1u
+/* accept's descriptor says only "readable" (an RDMA completion channel): the host polls it for
+ * reading alone, reads until PLINTH_IO_AGAIN on each readiness, and learns writability from
+ * conn_notify(PLINTH_CONN_WRITABLE) as for a transport without a descriptor. */
+#define PLINTH_TRANSPORT_POLL_READ_ONLY 0x2u
 
 /* events a transport reports with conn_notify */
 #define PLINTH_CONN_READABLE 0x1u /* read may return data now */
@@ -225,9 +229,13 @@ typedef struct plinth_iovec {
 /* How the host drives a connection. When accept gives a descriptor (*fd >= 0), the host polls
  * it (level-triggered) and calls read once per readiness and writev until it returns
  * PLINTH_IO_AGAIN, then waits for the descriptor to be writable. A transport without a
- * pollable descriptor (*fd = -1: RDMA, whose completion channel never says writable) reports
- * readiness with conn_notify instead; the host then reads until read returns PLINTH_IO_AGAIN
- * (it drains) and, after writev returns PLINTH_IO_AGAIN, waits for PLINTH_CONN_WRITABLE.
+ * pollable descriptor (*fd = -1) reports readiness with conn_notify instead; the host then
+ * reads until read returns PLINTH_IO_AGAIN (it drains) and, after writev returns
+ * PLINTH_IO_AGAIN, waits for PLINTH_CONN_WRITABLE. A transport flagged
+ * PLINTH_TRANSPORT_POLL_READ_ONLY (RDMA, whose completion channel never says writable) gives a
+ * descriptor the host polls for reading only: it drains on each readiness, and writability
+ * comes from conn_notify; conn_notify(PLINTH_CONN_READABLE) works too (a readiness the
+ * descriptor cannot show, such as completions a writev consumed).
  * read and writev may run on an IO thread: one thread per connection at a time, and the host
  * orders them (a connection's reads and writes never overlap). */
 typedef struct plinth_transport_spec {
