@@ -181,12 +181,21 @@ TEST_CASE("rdma: requests, pipelines and a 1 MiB value round trip over the fabri
 
 TEST_CASE("rdma: maxclients counts RDMA connections and refuses the one too many") {
   REQUIRE_MESSAGE(HaveFabric(), "run it under ctest, which points LD_LIBRARY_PATH at the fabric");
-  RdmaServer s({"--maxclients", "1"});
+  RdmaServer s;
+  RespConn tcp(s.server.port());
+  // Once the start-up probe's close is handled, this connection and one RDMA client fill it.
+  for (int i = 0; i < 100 && InfoField(tcp, "clients", "connected_clients") != 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(InfoField(tcp, "clients", "connected_clients") == 1);
+  REQUIRE(tcp.Cmd({"CONFIG", "SET", "maxclients", "2"}) == "+OK\r\n");
   RdmaResp first;
   REQUIRE(first.Connect(s.rdma_port));
   CHECK(first.Cmd({"PING"}) == "+PONG\r\n");
   RdmaResp second;
-  if (second.Connect(s.rdma_port)) CHECK(second.WaitClosed());
+  const bool refused = !second.Connect(s.rdma_port) || second.WaitClosed();
+  CHECK(refused);
+  CHECK(InfoField(tcp, "stats", "rejected_connections") == 1);
   CHECK(first.Cmd({"PING"}) == "+PONG\r\n");
 }
 
