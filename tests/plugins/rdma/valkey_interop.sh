@@ -87,7 +87,7 @@ if pid == 0:
     fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # an 80-column terminal
     os.execv(cli, [cli, "--rdma", "-h", "127.0.0.1", "-p", port])
 out = b""
-def expect(text, timeout=10):
+def expect(text, timeout=30):
     global out
     end = time.time() + timeout
     while text.encode() not in out:
@@ -102,12 +102,20 @@ def expect(text, timeout=10):
         out += chunk
 prompt = "127.0.0.1:%s>" % port
 expect(prompt)
-os.write(fd, b"SET greeting hello-over-rdma\r")
-expect("OK")
-os.write(fd, b"GET greeting\r")
-expect('"hello-over-rdma"')
-os.write(fd, b"INCRBY counter 41\r")
-expect("(integer) 41")
+time.sleep(0.1)
+# Type each line only once the prompt is back: the line editor switches the terminal to raw
+# mode (flushing pending input) before it prints the prompt.
+def command(line, reply):
+    global out
+    out = b""
+    os.write(fd, line.encode() + b"\r")
+    expect(reply)
+    out = out[out.index(reply.encode()) + len(reply):]
+    expect(prompt)
+    time.sleep(0.1)
+command("SET greeting hello-over-rdma", "OK")
+command("GET greeting", '"hello-over-rdma"')
+command("INCRBY counter:interactive 41", "(integer) 41")
 os.write(fd, b"quit\r")
 for _ in range(50):
     if os.waitpid(pid, os.WNOHANG)[0] == pid:
