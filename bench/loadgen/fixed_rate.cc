@@ -16,6 +16,7 @@
 #include <deque>
 #include <memory>
 
+#include "link.h"
 #include "net.h"
 #include "proc_cpu.h"
 #include "reply_scanner.h"
@@ -36,7 +37,7 @@ struct Pending {
 };
 
 struct Conn {
-  int fd = -1;
+  std::unique_ptr<Link> link;
   std::string out;
   size_t out_pos = 0;
   std::string in;
@@ -58,30 +59,35 @@ struct Run {
 
   Run(const FixedRateConfig& c, FixedRateResult& r) : cfg(c), res(r) {}
   ~Run() {
-    for (Conn& c : conns)
-      if (c.fd >= 0) close(c.fd);
     if (epfd >= 0) close(epfd);
     if (tfd >= 0) close(tfd);
   }
 
   void Poll(Conn& c, size_t index, bool want_out) {
+    if (!c.link->polls_output()) return;  // retried on the loop's short timeout instead
     epoll_event ev{};
     ev.events = EPOLLIN | (want_out ? EPOLLOUT : 0u);
     ev.data.u64 = index;
-    epoll_ctl(epfd, EPOLL_CTL_MOD, c.fd, &ev);
+    epoll_ctl(epfd, EPOLL_CTL_MOD, c.link->fd(), &ev);
     c.polling_out = want_out;
+  }
+
+  // Whether some link that epoll cannot watch for output still has bytes to send.
+  bool UnpolledOutput() const {
+    for (const Conn& c : conns)
+      if (!c.out.empty() && !c.link->polls_output()) return true;
+    return false;
   }
 
   void Flush(size_t index) {
     Conn& c = conns[index];
     while (c.out_pos < c.out.size()) {
-      ssize_t n = write(c.fd, c.out.data() + c.out_pos, c.out.size() - c.out_pos);
+      const ssize_t n = c.link->Write(c.out.data() + c.out_pos, c.out.size() - c.out_pos);
       if (n > 0) {
         c.out_pos += static_cast<size_t>(n);
         continue;
       }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) break;
+      if (n == 0) break;
       broken = true;
       return;
     }
@@ -91,16 +97,16 @@ struct Run {
     }
     bool want_out = !c.out.empty();
     if (want_out != c.polling_out) Poll(c, index, want_out);
+    if (!c.link->polls_output()) Receive(index);  // the write may have taken completions
   }
 
   void Receive(size_t index) {
     Conn& c = conns[index];
     char buf[65536];
     for (;;) {
-      ssize_t n = read(c.fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) break;
-      if (n <= 0) {
+      const ssize_t n = c.link->Read(buf, sizeof buf);
+      if (n == 0) break;
+      if (n < 0) {
         broken = true;
         return;
       }
@@ -153,12 +159,12 @@ struct Run {
     epoll_ctl(epfd, EPOLL_CTL_ADD, tfd, &ev);
     conns.resize(static_cast<size_t>(std::max(1, cfg.conns)));
     for (size_t i = 0; i < conns.size(); ++i) {
-      conns[i].fd = Connect(cfg.host, cfg.port, err);
-      if (conns[i].fd < 0) return false;
-      fcntl(conns[i].fd, F_SETFL, fcntl(conns[i].fd, F_GETFL) | O_NONBLOCK);
+      conns[i].link =
+          cfg.rdma ? ConnectRdma(cfg.host, cfg.port, err) : ConnectTcp(cfg.host, cfg.port, err);
+      if (conns[i].link == nullptr) return false;
       ev.events = EPOLLIN;
       ev.data.u64 = i;
-      epoll_ctl(epfd, EPOLL_CTL_ADD, conns[i].fd, &ev);
+      epoll_ctl(epfd, EPOLL_CTL_ADD, conns[i].link->fd(), &ev);
     }
     for (int k = 0; k < std::max(1, cfg.keys); ++k) {
       requests.emplace_back();
@@ -230,7 +236,12 @@ void Run::Loop() {
     if (!have0) deadline = std::min(deadline, w0);
     if (!have1) deadline = std::min(deadline, w1);
     ArmTimer(deadline);
-    int n = epoll_wait(epfd, events, 64, -1);
+    // Output an RDMA link could not take yet is retried after at most a millisecond.
+    if (UnpolledOutput()) {
+      for (size_t ci = 0; ci < conns.size(); ++ci)
+        if (!conns[ci].out.empty()) Flush(ci);
+    }
+    int n = epoll_wait(epfd, events, 64, UnpolledOutput() ? 1 : -1);
     for (int i = 0; i < n; ++i) {
       const uint64_t id = events[i].data.u64;
       if (id == UINT64_MAX) {

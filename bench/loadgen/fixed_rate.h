@@ -19,6 +19,7 @@ struct FixedRateConfig {
   double drain_s = 2;     // how long to wait for replies after the window
   int keys = 1000;        // GET key:%012d for i = request number % keys
   int server_pid = 0;     // when > 0, its CPU use over the window is measured
+  bool rdma = false;      // connect over RDMA (port is the server's rdma-port)
 };
 
 struct FixedRateResult {

@@ -21,11 +21,13 @@ void Usage(FILE* f) {
   std::fprintf(f,
                "Usage: plinth-loadgen [--host H] [--port N] [--rate R] [--conns N]\n"
                "                      [--duration S] [--warmup S] [--keys K]\n"
-               "                      [--preload VALUE_BYTES] [--server-pid PID] [--self-test]\n"
+               "                      [--preload VALUE_BYTES] [--server-pid PID] [--rdma]\n"
+               "                      [--self-test]\n"
                "Sends GET key:%%012d (i mod K) at R requests/s (0: stay idle) spread over N\n"
                "connections for warmup + duration seconds and prints JSON: rates reached,\n"
                "latency percentiles (write to reply) over the last S seconds and, with\n"
                "--server-pid, the server's CPU use over them. --preload first SETs the K keys.\n"
+               "--rdma connects over RDMA (Valkey over RDMA protocol) to --port as rdma-port.\n"
                "Exit status: 0 when the run completed (see \"held\"), 1 on errors, 2 on usage.\n");
 }
 
@@ -34,6 +36,10 @@ bool ParseArgs(int argc, char** argv, FixedRateConfig* cfg, int* preload, bool* 
     const std::string a = argv[i];
     if (a == "--self-test") {
       *self_test = true;
+      continue;
+    }
+    if (a == "--rdma") {
+      cfg->rdma = true;
       continue;
     }
     if (a == "--help" || a == "-h" || i + 1 >= argc) return false;
@@ -100,6 +106,10 @@ int main(int argc, char** argv) {
     return failures == 0 ? 0 : 1;
   }
   std::string err;
+  if (preload >= 0 && cfg.rdma) {
+    std::fprintf(stderr, "plinth-loadgen: --preload speaks TCP; preload first without --rdma\n");
+    return 2;
+  }
   if (preload >= 0) {
     int fd = plinth::loadgen::Connect(cfg.host, cfg.port, &err);
     bool ok = fd >= 0 && plinth::loadgen::Preload(fd, cfg.keys, preload, &err);

@@ -131,4 +131,20 @@ bool RdmaClient::SendRaw(std::string_view bytes) {
   return conn_ != nullptr && conn_->SendRaw(bytes.data(), static_cast<uint32_t>(bytes.size()));
 }
 
+int64_t RdmaClient::TryWrite(const char* data, size_t len) {
+  if (conn_ == nullptr) return -1;
+  const plinth_iovec_t iov{const_cast<char*>(data), len};
+  bool kick = false;
+  const int64_t n = conn_->Writev(&iov, 1, &kick);
+  if (n == PLINTH_IO_AGAIN) return 0;
+  return n < 0 ? -1 : n;
+}
+
+int64_t RdmaClient::TryRead(char* buf, size_t len) {
+  if (conn_ == nullptr) return -1;
+  const int64_t n = conn_->Read(buf, len);
+  if (n == PLINTH_IO_AGAIN) return 0;
+  return n <= 0 ? -1 : n;
+}
+
 }  // namespace plinth::rdma

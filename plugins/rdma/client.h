@@ -41,6 +41,15 @@ class RdmaClient {
   int64_t Recv(std::string* out, int timeout_ms = 5000);
   // Sends raw bytes as one control message (malformed-message tests).
   bool SendRaw(std::string_view bytes);
+
+  // Non-blocking use (load generators that multiplex many connections): the completion
+  // channel's fd, readable when completions arrived; TryWrite returns bytes taken (0: no room
+  // now, retry soon) and TryRead bytes read (0: none now), both -1 once the connection broke or
+  // closed. After a TryWrite, call TryRead too: a write may consume receive completions that
+  // the fd will not signal again.
+  int channel_fd() const { return conn_ != nullptr ? conn_->channel_fd() : -1; }
+  int64_t TryWrite(const char* data, size_t len);
+  int64_t TryRead(char* buf, size_t len);
   // Why the connection failed ("" while it works).
   std::string error() const;
   bool disconnected() const { return disconnected_; }
