@@ -17,11 +17,15 @@
 #include <vector>
 
 #include "listener.h"
+#include "options.h"
 #include "tcp/address.h"
+#include "tcp/bind_option.h"
 #include "verbs_conn.h"
 
 namespace {
 
+using plinth::common::CopyText;
+using plinth::common::RegisterGlobalOption;
 using namespace plinth::rdma;
 
 struct Conn {
@@ -53,13 +57,6 @@ const plinth_host_api_t& Api() { return plinth::sdk::Api(); }
 
 void Log(int level, const std::string& text) {
   Api().log_write(plinth::sdk::Host::self, level, text.data(), text.size());
-}
-
-void CopyText(const std::string& text, char* dst, size_t cap) {
-  if (dst == nullptr || cap == 0) return;
-  const size_t n = std::min(text.size(), cap - 1);
-  std::memcpy(dst, text.data(), n);
-  dst[n] = '\0';
 }
 
 void Notify(plinth_conn_t* conn, uint32_t events) { Api().conn_notify(conn, events); }
@@ -259,43 +256,22 @@ void Info(void*, plinth_info_t* info) {
   counter("rdma_connection_errors", s.counters.errors);
 }
 
-int32_t ApplyBind(void*, const char*, const char* value, size_t len, int64_t, char* err,
-                  size_t errlen) {
-  std::string reason;
-  if (plinth::tcp::ParseBindList(std::string_view(value, len), &reason)) return PLINTH_OK;
-  CopyText(reason, err, errlen);
-  return PLINTH_ERR;
-}
-
-bool RegisterOption(const plinth_option_t** handle, const char* name, uint32_t type,
-                    const char* def, int64_t min, int64_t max, const char* description,
-                    plinth_option_apply_fn apply) {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = name;
-  o.type = type;
-  o.flags = PLINTH_OPT_GLOBAL_NAME;
-  o.default_value = def;
-  o.min = min;
-  o.max = max;
-  o.description = description;
-  o.apply = apply;
-  *handle = Api().option_register(plinth::sdk::Host::self, &o);
-  return *handle != nullptr;
-}
-
 bool Init() {
   g_state = new (std::nothrow) State();
   if (g_state == nullptr) return false;
   const bool options =
-      RegisterOption(&g_options.port, "rdma-port", PLINTH_OPT_INT, "0", 0, 65535,
-                     "RDMA port to listen on (rdma_cm, RDMA_PS_TCP); 0 disables RDMA", nullptr) &&
-      RegisterOption(&g_options.bind, "rdma-bind", PLINTH_OPT_STRING, "127.0.0.1", 0, 0,
-                     "Addresses the RDMA listener binds, space separated", &ApplyBind) &&
-      RegisterOption(&g_options.rx_size, "rdma-rx-size", PLINTH_OPT_MEMORY, "1mb", 64 << 10,
-                     kMaxRxLen, "Bytes of each connection's RX buffer (64kb .. 16mb)", nullptr) &&
-      RegisterOption(&g_options.comp_vector, "rdma-completion-vector", PLINTH_OPT_INT, "-1", -1,
-                     1024, "Completion vector of the connections' CQs; -1 spreads them", nullptr);
+      RegisterGlobalOption(&g_options.port, "rdma-port", PLINTH_OPT_INT, 0, "0", 0, 65535,
+                           "RDMA port to listen on (rdma_cm, RDMA_PS_TCP); 0 disables RDMA",
+                           nullptr) &&
+      RegisterGlobalOption(&g_options.bind, "rdma-bind", PLINTH_OPT_STRING, 0, "127.0.0.1", 0, 0,
+                           "Addresses the RDMA listener binds, space separated",
+                           &plinth::tcp::ApplyBindOption) &&
+      RegisterGlobalOption(&g_options.rx_size, "rdma-rx-size", PLINTH_OPT_MEMORY, 0, "1mb",
+                           64 << 10, kMaxRxLen,
+                           "Bytes of each connection's RX buffer (64kb .. 16mb)", nullptr) &&
+      RegisterGlobalOption(&g_options.comp_vector, "rdma-completion-vector", PLINTH_OPT_INT, 0,
+                           "-1", -1, 1024,
+                           "Completion vector of the connections' CQs; -1 spreads them", nullptr);
   if (!options) return false;
   if (Api().info_register(plinth::sdk::Host::self, "rdma", &Info, nullptr) != PLINTH_OK) {
     return false;

@@ -13,11 +13,15 @@
 #include <vector>
 
 #include "address.h"
+#include "bind_option.h"
 #include "conn.h"
 #include "listener.h"
+#include "options.h"
 
 namespace {
 
+using plinth::common::CopyText;
+using plinth::common::RegisterGlobalOption;
 using namespace plinth::tcp;
 
 static_assert(kIoAgain == PLINTH_IO_AGAIN && kIoError == PLINTH_IO_ERROR);
@@ -57,13 +61,6 @@ struct Options {
 
 using plinth::sdk::OptionInt;
 using plinth::sdk::OptionString;
-
-void CopyText(const std::string& text, char* dst, size_t cap) {
-  if (dst == nullptr || cap == 0) return;
-  const size_t n = std::min(text.size(), cap - 1);
-  std::memcpy(dst, text.data(), n);
-  dst[n] = '\0';
-}
 
 int32_t StartListeners() {
   ListenConfig config;
@@ -175,13 +172,6 @@ void Close(void*, void* conn) {
 }
 
 // Validation of the options whose text the host cannot check by type.
-int32_t ApplyBind(void*, const char*, const char* value, size_t len, int64_t, char* err,
-                  size_t errlen) {
-  std::string reason;
-  if (ParseBindList(std::string_view(value, len), &reason)) return PLINTH_OK;
-  CopyText(reason, err, errlen);
-  return PLINTH_ERR;
-}
 
 int32_t ApplyPerm(void*, const char*, const char* value, size_t len, int64_t, char* err,
                   size_t errlen) {
@@ -190,40 +180,23 @@ int32_t ApplyPerm(void*, const char*, const char* value, size_t len, int64_t, ch
   return PLINTH_ERR;
 }
 
-bool RegisterOption(const plinth_option_t** handle, const char* name, uint32_t type, uint32_t flags,
-                    const char* def, int64_t min, int64_t max, const char* description,
-                    plinth_option_apply_fn apply) {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = name;
-  o.type = type;
-  o.flags = PLINTH_OPT_GLOBAL_NAME | flags;
-  o.default_value = def;
-  o.min = min;
-  o.max = max;
-  o.description = description;
-  o.apply = apply;
-  *handle = Api().option_register(plinth::sdk::Host::self, &o);
-  return *handle != nullptr;
-}
-
 bool Init() {
   const bool options =
-      RegisterOption(&g_options.bind, "bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
-                     "Addresses to listen on, space separated ('-addr' may be missing)",
-                     &ApplyBind) &&
-      RegisterOption(&g_options.port, "port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
-                     "TCP port to listen on; 0 disables TCP", nullptr) &&
-      RegisterOption(&g_options.backlog, "tcp-backlog", PLINTH_OPT_INT, 0, "511", 0, INT32_MAX,
-                     "Backlog of the listen() calls", nullptr) &&
-      RegisterOption(&g_options.keepalive, "tcp-keepalive", PLINTH_OPT_INT, PLINTH_OPT_MUTABLE,
-                     "300", 0, INT32_MAX,
-                     "Seconds between TCP keepalive probes of new clients; 0 disables", nullptr) &&
-      RegisterOption(&g_options.unixsocket, "unixsocket", PLINTH_OPT_STRING, 0, "", 0, 0,
-                     "Path of a unix socket to listen on; empty for none", nullptr) &&
-      RegisterOption(&g_options.unixsocketperm, "unixsocketperm", PLINTH_OPT_INT, 0, "0", 0, 777,
-                     "Octal permissions of the unix socket file (700); 0 keeps the umask's",
-                     &ApplyPerm);
+      RegisterGlobalOption(&g_options.bind, "bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
+                           "Addresses to listen on, space separated ('-addr' may be missing)",
+                           &plinth::tcp::ApplyBindOption) &&
+      RegisterGlobalOption(&g_options.port, "port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
+                           "TCP port to listen on; 0 disables TCP", nullptr) &&
+      RegisterGlobalOption(&g_options.backlog, "tcp-backlog", PLINTH_OPT_INT, 0, "511", 0,
+                           INT32_MAX, "Backlog of the listen() calls", nullptr) &&
+      RegisterGlobalOption(
+          &g_options.keepalive, "tcp-keepalive", PLINTH_OPT_INT, PLINTH_OPT_MUTABLE, "300", 0,
+          INT32_MAX, "Seconds between TCP keepalive probes of new clients; 0 disables", nullptr) &&
+      RegisterGlobalOption(&g_options.unixsocket, "unixsocket", PLINTH_OPT_STRING, 0, "", 0, 0,
+                           "Path of a unix socket to listen on; empty for none", nullptr) &&
+      RegisterGlobalOption(
+          &g_options.unixsocketperm, "unixsocketperm", PLINTH_OPT_INT, 0, "0", 0, 777,
+          "Octal permissions of the unix socket file (700); 0 keeps the umask's", &ApplyPerm);
   if (!options) return false;
   static const plinth_transport_spec_t spec = {sizeof(plinth_transport_spec_t),
                                                "tcp",

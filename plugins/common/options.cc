@@ -1,0 +1,34 @@
+// Option registration and text copying for bundled plugins.
+#include "options.h"
+
+#include <algorithm>
+#include <cstring>
+#include <plinth/plugin.hpp>
+
+namespace plinth::common {
+
+bool RegisterGlobalOption(const plinth_option_t** handle, const char* name, uint32_t type,
+                          uint32_t flags, const char* def, int64_t min, int64_t max,
+                          const char* description, plinth_option_apply_fn apply) {
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = name;
+  o.type = type;
+  o.flags = PLINTH_OPT_GLOBAL_NAME | flags;
+  o.default_value = def;
+  o.min = min;
+  o.max = max;
+  o.description = description;
+  o.apply = apply;
+  *handle = sdk::Api().option_register(sdk::Host::self, &o);
+  return *handle != nullptr;
+}
+
+void CopyText(const std::string& text, char* dst, size_t cap) {
+  if (dst == nullptr || cap == 0) return;
+  const size_t n = std::min(text.size(), cap - 1);
+  std::memcpy(dst, text.data(), n);
+  dst[n] = '\0';
+}
+
+}  // namespace plinth::common
