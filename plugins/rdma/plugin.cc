@@ -7,7 +7,6 @@
 // conn_notify.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <memory>
 #include <new>
