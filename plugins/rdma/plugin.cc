@@ -7,6 +7,7 @@
 // conn_notify.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
