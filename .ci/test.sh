@@ -31,7 +31,7 @@ cmake --build build-tsan -j"$jobs" --target host_threaded_test integration_test 
   $rdma_targets
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration_test --plinth-io-threads=3
-TSAN_OPTIONS=halt_on_error=1 LD_LIBRARY_PATH=build-tsan/tests/rdma_fabric/lib \
+TSAN_OPTIONS=halt_on_error=1 LD_LIBRARY_PATH=$PWD/build-tsan/tests/rdma_fabric/lib \
   build-tsan/tests/rdma_plugin_test --plinth-io-threads=3
 
 echo "== Threaded tests and the server with the condition-variable parker (PLINTH_PARK_CONDVAR)"
@@ -42,7 +42,7 @@ cmake --build build-condvar -j"$jobs" --target host_threaded_test integration_te
   $rdma_targets
 ctest --test-dir build-condvar --output-on-failure -L threaded
 build-condvar/tests/integration_test --plinth-io-threads=3
-LD_LIBRARY_PATH=build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdma_plugin_test \
+LD_LIBRARY_PATH=$PWD/build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdma_plugin_test \
   --plinth-io-threads=3
 
 echo "== RESP parser fuzzing (60 s)"
