@@ -258,6 +258,12 @@ void ClientQueueWrite(Client* c) {
   c->shell->pending_writes.push_back(c);
 }
 
+void ClientQueueYieldedWrite(Client* c) {
+  if (c->in_yielded_writes || c->closed) return;
+  c->in_yielded_writes = true;
+  c->shell->yielded_writes.push_back(c);
+}
+
 void ClientHandleEvents(Client* c, uint32_t events) {
   if (c->closed) return;
   if (c->io != ClientIo::kIdle) {
@@ -316,6 +322,10 @@ void ClientClose(Client* c) {
   s.clients.erase(c->session.id);
   if (c->in_pending_writes) {
     for (Client*& p : s.pending_writes)
+      if (p == c) p = nullptr;
+  }
+  if (c->in_yielded_writes) {
+    for (Client*& p : s.yielded_writes)
       if (p == c) p = nullptr;
   }
   if (c->fd >= 0) uv_poll_stop(&c->poll);

@@ -131,6 +131,7 @@ struct Client {
   size_t out_bytes = 0;
   int64_t soft_limit_since = 0;
   bool in_pending_writes = false;
+  bool in_yielded_writes = false;
   bool closed = false;  // being torn down; no more IO
   int64_t ctime_ms = 0;
 
@@ -176,6 +177,9 @@ bool ClientApplyWrite(Client* c);
 void ClientHandleEvents(Client* c, uint32_t events);
 // Queues c to be written before the loop next polls. Main thread.
 void ClientQueueWrite(Client* c);
+// Queues c to write its next turn after the loop next polls (it yielded with the connection
+// still taking bytes). Main thread.
+void ClientQueueYieldedWrite(Client* c);
 // Frees every pending output segment (releasing references). Main thread.
 void ClientFreeOutput(Client* c);
 // Frees one segment's buffer, or releases its reference. Main thread.

@@ -64,8 +64,9 @@ void OnAccept(uv_poll_t* h, int status, int) {
   }
 }
 
-void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->Flush(); }
-void AfterPoll(uv_check_t* h) { static_cast<Shell*>(h->data)->Flush(); }
+void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->FlushBeforePoll(); }
+void AfterPoll(uv_check_t* h) { static_cast<Shell*>(h->data)->FlushAfterPoll(); }
+void OnYieldedIdle(uv_idle_t*) {}
 void OnNotified(uv_async_t* h) { static_cast<Shell*>(h->data)->RunNotified(); }
 
 void OnSignal(uv_signal_t* h, int signum) {
@@ -186,6 +187,25 @@ void Shell::Flush() {
   if (shutting_down && !stopped_) FinishStop();
 }
 
+void Shell::FlushAfterPoll() {
+  std::vector<Client*> batch;
+  batch.swap(yielded_writes);
+  for (Client* c : batch) {
+    if (!c) continue;
+    c->in_yielded_writes = false;
+    ClientQueueWrite(c);
+  }
+  Flush();
+}
+
+void Shell::FlushBeforePoll() {
+  Flush();
+  if (yielded_writes.empty() || stopped_)
+    uv_idle_stop(&yielded_idle_);
+  else
+    uv_idle_start(&yielded_idle_, OnYieldedIdle);
+}
+
 void Shell::ConnNotify(plinth_conn_t* conn, uint32_t events) {
   auto* c = static_cast<Client*>(conn->owner);
   if (!accepting_posts_.load(std::memory_order_acquire)) return;  // shut down: nobody reads
@@ -260,6 +280,7 @@ int Shell::Run() {
   uv_check_init(loop, &after_poll_);
   after_poll_.data = this;
   uv_check_start(&after_poll_, AfterPoll);
+  uv_idle_init(loop, &yielded_idle_);
   CronStart(*this, &cron_);
   started = true;
   core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
@@ -303,10 +324,12 @@ void Shell::FinishStop() {
     CronStop(&cron_);
     uv_prepare_stop(&before_poll_);
     uv_check_stop(&after_poll_);
+    uv_idle_stop(&yielded_idle_);
     uv_signal_stop(&sig_int_);
     uv_signal_stop(&sig_term_);
     uv_close(reinterpret_cast<uv_handle_t*>(&before_poll_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&after_poll_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&yielded_idle_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_int_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_term_), nullptr);
   }

@@ -50,6 +50,9 @@ class Shell final : public Env {
   std::unordered_map<uint64_t, Client*> clients;
   uint64_t next_client_id = 1;
   std::vector<Client*> pending_writes;
+  // Clients whose write turn ended with the connection still taking bytes: they write again
+  // after the next poll, without polling for writability.
+  std::vector<Client*> yielded_writes;
   std::vector<Listener*> listeners;
   Limits limits;
   IoSettings io_settings;
@@ -73,6 +76,10 @@ class Shell final : public Env {
   // Brings the IO threads' jobs back and writes pending output until nothing is in flight;
   // after polling and before the next poll, so the loop never sleeps with a job out.
   void Flush();
+  // After a poll: queues the yielded writers for another turn, then flushes.
+  void FlushAfterPoll();
+  // Before a poll: flushes, and keeps the poll from sleeping while writers yielded.
+  void FlushBeforePoll();
   // Handles the connections transports notified (conn_notify, conn_released).
   void RunNotified();
   // Drops c from the notified connections (it is being freed).
@@ -99,6 +106,7 @@ class Shell final : public Env {
   bool stopped_ = false;
   uv_prepare_t before_poll_;
   uv_check_t after_poll_;
+  uv_idle_t yielded_idle_;  // active while yielded_writes is not empty: the poll does not sleep
   uv_timer_t cron_;
   uv_signal_t sig_int_, sig_term_;
   uv_async_t post_async_;

@@ -135,6 +135,37 @@ TEST_CASE("io threads: 1 MiB values behave the same at every thread count") {
   }
 }
 
+// A reader that keeps up gets a long reply in write turns: between two turns the server serves
+// the other clients, so a PING sent as the long reply starts is answered long before it ends.
+TEST_CASE("io threads: a client reading 64 MiB of replies does not hold up another's PING") {
+  const std::string big(8 << 20, 'r');
+  for (int io : {1, 3}) {
+    CAPTURE(io);
+    TestServer s(AllActive(io));
+    RespConn reader(s.port()), pinger(s.port());
+    REQUIRE(reader.Cmd({"SET", "big", big}) == "+OK\r\n");
+    std::string gets;
+    for (int i = 0; i < 8; ++i) gets += Multibulk({"GET", "big"});
+    reader.Send(gets);
+    std::atomic<size_t> received{0};
+    std::atomic<bool> reader_ok{true};
+    std::thread t([&] {
+      for (int i = 0; i < 8; ++i) {
+        const std::string r = reader.Read(20000);
+        if (r != Bulk(big)) reader_ok = false;
+        received += r.size();
+      }
+    });
+    while (received.load() == 0 && reader_ok)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    CHECK(pinger.Cmd({"PING"}) == "+PONG\r\n");
+    const size_t when_answered = received.load();
+    t.join();
+    CHECK(reader_ok);
+    CHECK(when_answered < 4 * big.size());  // answered in the first half of the 64 MiB
+  }
+}
+
 // With IO threads the bytes of a string reply are copied by the thread that writes them, after
 // the rest of the pipeline ran: each reply must still carry the value its command read.
 TEST_CASE("io threads: a reply keeps the value its command read while later commands change it") {
