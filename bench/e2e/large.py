@@ -1,6 +1,8 @@
 """Large-value cases: small GETs' latency while another client reads 10 MiB values (does one
-big reply stall the others?), and the server memory 100 clients' unread 1 MiB replies cost
-(copied into buffers, or held by reference). Each function returns rows like cases.py's."""
+big reply stall the others?), the server memory 100 clients' unread 1 MiB replies cost
+(copied into buffers, or held by reference), and large GETs from a reader that costs less than
+the server (so the rate is the server's, not redis-benchmark's). Each function returns rows like
+cases.py's."""
 
 import json
 import socket
@@ -107,3 +109,36 @@ def pending_memory(server, clients=100, size=MIB):
             s.close()
     name = "%d clients x 1MiB reply unread" % clients
     return [row(name, "reply memory", "MiB", "lower", (after - before) / MIB)]
+
+
+# (label, value bytes, keys): the large GETs of the throughput phase, read by plinth-loadgen.
+SATURATE = (("64KiB", 64 << 10, 1000), ("1MiB", MIB, 100))
+
+
+def saturate(tools, server, log, duration=5.0, conns=10):
+    """GETs of 64 KiB and 1 MiB values over conns connections, each with one request
+    outstanding, by two readers: one that copies every payload byte into a buffer (what a
+    client does) and one that drops payloads in the kernel (recv MSG_TRUNC), whose rate is
+    bounded by the server alone. Rows: the rate and the server's CPU per request."""
+    rows = []
+    for label, size, keys in SATURATE:
+        for reader, flags in (("copying reader", []), ("discarding reader", ["--discard"])):
+            argv = pin(tools.client_cpu, [
+                tools.loadgen, "--port", str(server.port), "--closed", "1", "--conns",
+                str(conns), "--duration", str(duration), "--warmup", "1", "--keys", str(keys),
+                "--preload", str(size), "--server-pid", str(server.pid)] + flags)
+            log.write("$ %s\n" % " ".join(argv))
+            out = subprocess.run(argv, capture_output=True, text=True,
+                                 timeout=tools.case_timeout)
+            log.write(out.stdout + out.stderr)
+            if out.returncode != 0:
+                raise RuntimeError("plinth-loadgen failed: %s" % out.stderr.strip())
+            r = json.loads(out.stdout)
+            if r["errors"]:
+                raise RuntimeError("%d error replies to GET %s" % (r["errors"], label))
+            name = "GET %s, %s" % (label, reader)
+            rows.append(row(name, "throughput", "req/s", "higher", r["reply_rate"]))
+            if r["server_cpu_pct"] >= 0 and r["reply_rate"] > 0:
+                per_req = r["server_cpu_pct"] / 100.0 / r["reply_rate"] * 1e6
+                rows.append(row(name, "server CPU per request", "us", "lower", per_req))
+    return rows

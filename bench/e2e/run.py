@@ -29,7 +29,7 @@ from servers import (RunningServer, ServerSpec, io_variants, plinth_plugin_args,
                      slug)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PHASES = ("throughput", "memory", "fixed", "large", "callgrind")
+PHASES = ("throughput", "memory", "fixed", "large", "saturate", "callgrind")
 # The peers of ../shared/anchors: (name in the tables, binary under the anchors folder).
 ANCHORS = (("valkey9", "valkey-9.1.2/valkey-server"), ("redis8", "redis-8.0.6/redis-server"))
 
@@ -323,6 +323,9 @@ def run_matrix(a, specs, tools, out, log, errors, notes):
                 phases.append(("mixed load", lambda s: large.mixed_load(
                     tools, s, log, duration=a.fixed_duration)))
                 phases.append(("unread replies", lambda s: large.pending_memory(s)))
+            if "saturate" not in a.skip:
+                phases.append(("saturate", lambda s: large.saturate(
+                    tools, s, log, duration=a.fixed_duration)))
             for tag, fn in phases:
                 print("rep %d/%d: %s: %s" % (rep + 1, a.reps, spec.name, tag), flush=True)
                 try:

@@ -2,8 +2,10 @@
 #include "link.h"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "net.h"
@@ -13,6 +15,8 @@
 
 namespace plinth::loadgen {
 namespace {
+
+char scratch[1 << 16];  // what discarded bytes are read into where the kernel cannot drop them
 
 class TcpLink final : public Link {
  public:
@@ -37,6 +41,15 @@ class TcpLink final : public Link {
       return errno == EAGAIN ? 0 : -1;
     }
   }
+  ssize_t Discard(size_t len) override {
+    for (;;) {
+      const ssize_t n = recv(fd_, scratch, len, MSG_TRUNC | MSG_DONTWAIT);
+      if (n > 0) return n;
+      if (n == 0) return -1;
+      if (errno == EINTR) continue;
+      return errno == EAGAIN ? 0 : -1;
+    }
+  }
 
  private:
   int fd_;
@@ -54,6 +67,8 @@ class RdmaLink final : public Link {
 #endif
 
 }  // namespace
+
+ssize_t Link::Discard(size_t len) { return Read(scratch, std::min(len, sizeof scratch)); }
 
 std::unique_ptr<Link> ConnectTcp(const std::string& host, int port, std::string* err) {
   const int fd = Connect(host, port, err);

@@ -21,6 +21,9 @@ class Link {
   virtual ssize_t Write(const char* data, size_t len) = 0;
   // Bytes read, 0 when none are there now, -1 when the connection closed or broke.
   virtual ssize_t Read(char* buf, size_t len) = 0;
+  // Consumes up to len bytes without keeping them (TCP: dropped in the kernel, not copied);
+  // returns as Read does.
+  virtual ssize_t Discard(size_t len);
 };
 
 // A TCP connection with TCP_NODELAY, non-blocking. nullptr with *err.
