@@ -22,12 +22,13 @@
 
 namespace {
 
-// A connected loopback pair whose far end a thread drains until it closes.
+// A connected loopback pair whose far end a thread drains until it closes: copying what it
+// reads, or with discard dropping it in the kernel (MSG_TRUNC).
 struct Pair {
   int tx = -1;
   std::thread drain;
 
-  Pair() {
+  explicit Pair(bool discard = false) {
     int l = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -40,9 +41,9 @@ struct Pair {
     connect(tx, reinterpret_cast<sockaddr*>(&a), sizeof a);
     int rx = accept(l, nullptr, nullptr);
     close(l);
-    drain = std::thread([rx] {
+    drain = std::thread([rx, discard] {
       std::vector<char> buf(1 << 20);
-      while (recv(rx, buf.data(), buf.size(), 0) > 0) {
+      while (recv(rx, buf.data(), buf.size(), discard ? MSG_TRUNC : 0) > 0) {
       }
       close(rx);
     });
@@ -117,7 +118,7 @@ BENCHMARK(BM_LoopbackSend)
 constexpr size_t kColdBytes = 128u << 20;
 
 // sendfile from a memfd (1) or send from the same mapped bytes (0), cycling through
-// kColdBytes of values of the given size.
+// kColdBytes of values of the given size, to a reader that copies (0) or discards (1).
 void BM_LoopbackSendfile(benchmark::State& state) {
   const size_t size = static_cast<size_t>(state.range(0));
   const bool by_file = state.range(1) != 0;
@@ -134,7 +135,7 @@ void BM_LoopbackSendfile(benchmark::State& state) {
     return;
   }
   std::memset(values, 'v', kColdBytes);
-  Pair pair;
+  Pair pair(state.range(2) != 0);
   const size_t count = kColdBytes / size;
   size_t next = 0;
   for (auto _ : state) {
@@ -156,8 +157,8 @@ void BM_LoopbackSendfile(benchmark::State& state) {
   close(fd);
 }
 BENCHMARK(BM_LoopbackSendfile)
-    ->ArgNames({"bytes", "sendfile"})
-    ->ArgsProduct({{64 << 10, 256 << 10, 1 << 20, 4 << 20}, {0, 1}})
+    ->ArgNames({"bytes", "sendfile", "discard"})
+    ->ArgsProduct({{64 << 10, 256 << 10, 1 << 20, 4 << 20}, {0, 1}, {0, 1}})
     ->UseRealTime();
 
 }  // namespace
