@@ -14,8 +14,9 @@ namespace plinth::resp {
 
 // Longest inline line, and longest pending multibulk/bulk count line, before a protocol error.
 inline constexpr size_t kInlineMaxSize = 64 * 1024;
-// Largest multibulk count accepted.
-inline constexpr int64_t kMaxMultibulkLen = 1024LL * 1024 * 1024;
+// Largest multibulk count accepted: INT_MAX, as Redis 7.0 (the arguments are waited for, not
+// reserved; the query buffer limit bounds what a client can send).
+inline constexpr int64_t kMaxMultibulkLen = 2147483647LL;
 // Tighter limits for a client that has not authenticated yet.
 inline constexpr int64_t kUnauthMultibulkLen = 10;
 inline constexpr int64_t kUnauthBulkLen = 16384;
