@@ -163,13 +163,16 @@ int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uin
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
   c->core->dirty++;
   const int64_t expire = e && (flags & PLINTH_SET_KEEPTTL) ? EntryExpireMs(e) : -1;
-  return CallDb(c).Set({k, n}, h, e, v, expire) ? PLINTH_OK : PLINTH_ERR;
+  if (!CallDb(c).Set({k, n}, h, e, v, expire)) return PLINTH_ERR;
+  c->core->KeyTouched(c->db, {k, n});
+  return PLINTH_OK;
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
   if (!LiveEntry(c, {k, n})) return 0;
   CallDb(c).Delete({k, n});
   c->core->dirty++;
+  c->core->KeyTouched(c->db, {k, n});
   return 1;
 }
 
@@ -184,9 +187,12 @@ int32_t KeyExpireSet(plinth_call_t* c, const char* k, size_t n, int64_t when) {
   c->core->dirty++;
   if (when >= 0 && when <= c->now_ms) {
     CallDb(c).Delete({k, n});  // Redis deletes it without counting an expiry
+    c->core->KeyTouched(c->db, {k, n});
     return 1;
   }
-  return CallDb(c).SetExpire(e, when) ? 1 : PLINTH_ERR;
+  if (!CallDb(c).SetExpire(e, when)) return PLINTH_ERR;
+  c->core->KeyTouched(c->db, {k, n});
+  return 1;
 }
 
 int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, size_t dl,
@@ -222,6 +228,8 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   }
   s.dbs[dst_db].Set(dk, dh, d, v, exp);  // d outlives the delete: a different key
   s.dirty++;
+  if (!(flags & PLINTH_MOVE_COPY)) s.KeyTouched(c->db, sk);
+  s.KeyTouched(dst_db, dk);
   return 1;
 }
 
@@ -263,7 +271,10 @@ char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) 
     return nullptr;
   }
   char* d = CallDb(c).StringResize(e, newlen);
-  if (d) c->core->dirty++;
+  if (d) {
+    c->core->dirty++;
+    c->core->KeyTouched(c->db, {k, n});
+  }
   return d;
 }
 
@@ -277,15 +288,24 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
   if ((flags & PLINTH_SET_NO_INT_ENCODING) && v->encoding == PLINTH_ENC_INT)
     v->encoding = v->len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
   c->core->dirty++;
+  c->core->KeyTouched(c->db, {k, n});
   return PLINTH_OK;
+}
+
+void KeyTouchedApi(plinth_call_t* c, const char* k, size_t n) {
+  if (k) c->core->KeyTouched(c->db, {k, n});
 }
 
 uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
 
 void DbFlush(plinth_call_t* c, int32_t db, int32_t async) {
   Core& s = *c->core;
-  for (size_t i = 0; i < s.dbs.size(); ++i)
-    if (db < 0 || static_cast<size_t>(db) == i) s.dbs[i].Clear(async != 0);
+  for (size_t i = 0; i < s.dbs.size(); ++i) {
+    if (db >= 0 && static_cast<size_t>(db) != i) continue;
+    if (!s.watches.empty())
+      s.watches.Replacing(static_cast<int32_t>(i), s.dbs[i], nullptr, c->now_ms);
+    s.dbs[i].Clear(async != 0);
+  }
   s.dirty++;
 }
 
@@ -293,6 +313,10 @@ int32_t DbSwap(plinth_call_t* c, int32_t a, int32_t b) {
   Core& s = *c->core;
   int32_t n = static_cast<int32_t>(s.dbs.size());
   if (a < 0 || b < 0 || a >= n || b >= n) return PLINTH_ERR;
+  if (a != b && !s.watches.empty()) {
+    s.watches.Replacing(a, s.dbs[a], &s.dbs[b], c->now_ms);
+    s.watches.Replacing(b, s.dbs[b], &s.dbs[a], c->now_ms);
+  }
   if (a != b) std::swap(s.dbs[a], s.dbs[b]);
   s.dirty++;
   return PLINTH_OK;
@@ -348,6 +372,7 @@ void FillCallApi(plinth_host_api_t* t) {
   t->call_time_ms = CallTimeMs;
   t->key_string_resize = KeyStringResize;
   t->key_string_set = KeyStringSet;
+  t->key_touched = KeyTouchedApi;
 }
 
 }  // namespace plinth::host

@@ -13,17 +13,20 @@ namespace plinth::host {
 std::string ClientListLine(const Session& s, const ConnFields& f) {
   std::string cmd = s.last_command ? s.last_command->name : "NULL";
   if (!s.last_subcommand.empty()) cmd += "|" + s.last_subcommand;
+  const bool in_multi = s.tx.active || s.tx.executing;
+  const long long multi = in_multi ? static_cast<long long>(s.tx.queue.size()) : -1;
   char buf[1024];
   std::snprintf(buf, sizeof buf,
-                "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=N db=%d "
-                "sub=0 psub=0 ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=0 "
+                "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d "
+                "sub=0 psub=0 ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu "
                 "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
                 "redir=-1 resp=%d lib-name=%s lib-ver=%s io-thread=%d",
                 static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()),
                 f.addr.data(), static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd,
                 s.name.c_str(), static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s),
-                s.db, f.qbuf, f.qbuf_free, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto,
-                s.lib_name.c_str(), s.lib_ver.c_str(), f.io_thread);
+                in_multi ? "x" : "N", s.db, multi, f.qbuf, f.qbuf_free, s.tx.queued_bytes, f.rbs,
+                f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto, s.lib_name.c_str(),
+                s.lib_ver.c_str(), f.io_thread);
   return buf;
 }
 
@@ -179,6 +182,13 @@ void ServerShutdown(plinth_call_t* c, uint32_t) {
 
 }  // namespace
 
+void ClientEndTransaction(plinth_call_t* c) {
+  if (!c->session) return;
+  Transaction& t = c->session->tx;
+  if (!t.executing) t.EndMulti();  // RESET queued inside EXEC leaves EXEC's queue alone
+  if (t.watches) t.watches->UnwatchAll(&t);
+}
+
 void FillClientApi(plinth_host_api_t* t) {
   t->replicate = Replicate;
   t->call_no_propagate = NoPropagate;
@@ -191,6 +201,7 @@ void FillClientApi(plinth_host_api_t* t) {
   t->client_authenticated = ClientAuthenticatedApi;
   t->client_set_authenticated = ClientSetAuthenticated;
   t->client_close_after_reply = ClientCloseAfterReply;
+  t->client_end_transaction = ClientEndTransaction;
   t->client_describe = ClientDescribeApi;
   t->client_kill = ClientKill;
   t->info_render = InfoRenderApi;

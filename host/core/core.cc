@@ -15,6 +15,7 @@ constexpr int kSamplesPerRound = 20;
 
 Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread::get_id()) {
   start_ms = NowMs();
+  RegisterTransactionCommands(*this);
 }
 
 Core::~Core() {

@@ -21,6 +21,7 @@
 #include "host/core/options.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
+#include "host/core/transaction.h"
 #include "host/core/value.h"
 
 namespace plinth::host {
@@ -117,6 +118,14 @@ class Core {
   void Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
   // Deletes key in db because it expired, counting and propagating it as DEL.
   void ExpireKey(int32_t db, std::string_view key);
+  // Signals that key in db changed (WATCH hears it); expiry: it was deleted for its expiry.
+  void KeyTouched(int32_t db, std::string_view key, bool expiry = false) {
+    if (!watches.empty()) watches.Touched(db, key, dbs[db], expiry);
+  }
+  // Between these, what the commands propagate is one unit: MULTI before the first effect,
+  // EXEC after the last (none when nothing was propagated). For EXEC.
+  void BeginExecUnit() { exec_unit_ = true; }
+  void EndExecUnit();
   // One active-expiry pass over every database within budget_us. Returns keys expired.
   uint64_t ActiveExpireCycle(int64_t budget_us);
   // Moves resizes in progress along for up to budget_us (like Redis's activerehashing), so an
@@ -159,6 +168,7 @@ class Core {
   std::vector<Db> dbs;
   Stats stats;
   uint64_t dirty = 0;
+  Watches watches;
   int64_t start_ms = 0;
   bool has_password = false;  // requirepass is set
   std::string executable;
@@ -170,9 +180,11 @@ class Core {
   std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
   bool plugins_shut_down_ = false;
   bool run_ = false;
-  int64_t run_wall_us_ = 0;    // wall clock at BeginRun
-  uint64_t run_start_us_ = 0;  // monotonic clock at BeginRun
-  uint64_t run_last_us_ = 0;   // monotonic clock at the end of the run's last command
+  bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
+  int32_t exec_multi_db_ = -1;  // the db MULTI was propagated with, -1 when not yet
+  int64_t run_wall_us_ = 0;     // wall clock at BeginRun
+  uint64_t run_start_us_ = 0;   // monotonic clock at BeginRun
+  uint64_t run_last_us_ = 0;    // monotonic clock at the end of the run's last command
 };
 
 }  // namespace plinth::host

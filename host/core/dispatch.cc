@@ -50,6 +50,16 @@ void CompleteReply(plinth_call_t* c) {
     if (c->sink) c->sink->Item(null);
 }
 
+// Appends a copy of the request to the MULTI queue.
+void Queue(Transaction& t, int32_t argc, const char* const* argv, const size_t* argvlen) {
+  std::vector<std::string>& args = t.queue.emplace_back();
+  args.reserve(static_cast<size_t>(argc));
+  for (int32_t i = 0; i < argc; ++i) {
+    args.emplace_back(argv[i], argvlen[i]);
+    t.queued_bytes += argvlen[i];
+  }
+}
+
 void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before) {
   const Command* cmd = call.cmd;
   if (core.registry.consumers.empty() || (cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) return;
@@ -74,12 +84,31 @@ void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before)
 }  // namespace
 
 void Core::Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
+  if (exec_unit_ && exec_multi_db_ < 0) {
+    exec_multi_db_ = db;
+    const char* multi[1] = {"MULTI"};
+    const size_t len[1] = {5};
+    for (const StreamConsumer& sc : registry.consumers)
+      sc.spec.on_command(sc.spec.ctx, db, 1, multi, len);
+  }
   for (const StreamConsumer& sc : registry.consumers)
     sc.spec.on_command(sc.spec.ctx, db, argc, argv, argvlen);
 }
 
+void Core::EndExecUnit() {
+  exec_unit_ = false;
+  if (exec_multi_db_ < 0) return;
+  const int32_t db = exec_multi_db_;
+  exec_multi_db_ = -1;
+  const char* exec[1] = {"EXEC"};
+  const size_t len[1] = {4};
+  for (const StreamConsumer& sc : registry.consumers)
+    sc.spec.on_command(sc.spec.ctx, db, 1, exec, len);
+}
+
 void Core::ExpireKey(int32_t db, std::string_view key) {
   dbs[db].Delete(key);
+  KeyTouched(db, key, true);
   stats.expired_keys++;
   dirty++;
   if (registry.consumers.empty()) return;
@@ -141,6 +170,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   Command* cmd = r.cmd ? r.cmd : registry.FindCommand(std::string_view(argv[0], argvlen[0]));
   if (!cmd) {
     stats.unknown_commands++;
+    s.tx.aborted |= s.tx.active;
     SendError(sink, UnknownCommandError(argc, argv, argvlen));
     return;
   }
@@ -154,12 +184,24 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   }
   if (!ArityOk(cmd, argc)) {
     cmd->stats.rejected++;
+    s.tx.aborted |= s.tx.active;
     SendError(sink, "ERR wrong number of arguments for '" + cmd->name + "' command");
     return;
   }
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH)) {
     cmd->stats.rejected++;
+    s.tx.aborted |= s.tx.active;
     SendError(sink, "NOAUTH Authentication required.");
+    return;
+  }
+  if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
+    Queue(s.tx, argc, argv, argvlen);
+    plinth_reply_item_t queued{};
+    queued.struct_size = sizeof queued;
+    queued.type = PLINTH_REPLY_SIMPLE;
+    queued.data = "QUEUED";
+    queued.len = 6;
+    sink.Item(queued);
     return;
   }
   plinth_call call;

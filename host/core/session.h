@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "host/core/transaction.h"
+
 namespace plinth::host {
 
 struct Command;
@@ -25,6 +27,7 @@ struct Session {
   std::string last_subcommand;            // set for container commands (CLIENT LIST)
   int64_t last_interaction_ms = 0;
   uint64_t commands = 0;
+  Transaction tx;  // MULTI queue and watched keys
 };
 
 // What the env knows of a client's connection, for its CLIENT LIST line.

@@ -75,6 +75,7 @@ void Quit(Call& c) {
 }
 
 void Reset(Call& c) {
+  Api().client_end_transaction(c.raw());
   Api().client_select(c.raw(), 0);
   Api().client_set_protocol(c.raw(), 2);
   SetName(c, "");

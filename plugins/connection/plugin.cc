@@ -20,10 +20,10 @@ const sdk::CommandDef kCommands[] = {
      "[username] password", "Authenticate to the server", "1.0.0"},
     {"hello", -1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Hello, "connection",
      "[protover [AUTH username password] [SETNAME clientname]]", "Handshake with Redis", "6.0.0"},
-    {"quit", -1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Quit, "connection", nullptr,
-     "Close the connection", "1.0.0"},
-    {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Reset, "connection", nullptr,
-     "Reset the connection", "6.2.0"},
+    {"quit", -1, kF | kNoScript | kNoAuth | kLoadingStale | PLINTH_CMD_SKIP_MULTI, 0, 0, 0, Quit,
+     "connection", nullptr, "Close the connection", "1.0.0"},
+    {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale | PLINTH_CMD_SKIP_MULTI, 0, 0, 0, Reset,
+     "connection", nullptr, "Reset the connection", "6.2.0"},
     {"client", -2, kNoScript | kLoadingStale, 0, 0, 0, Client, "connection",
      "<ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
      "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "

@@ -151,7 +151,7 @@ FIELD(plinth_type_spec_t, memory_usage, 24, 8);
 FIELD(plinth_type_spec_t, serialize, 32, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 736);
+MIN_SIZE(plinth_host_api_t, 752);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -246,6 +246,8 @@ FIELD(plinth_host_api_t, key_string_resize, 704, 8);
 FIELD(plinth_host_api_t, key_string_set, 712, 8);
 FIELD(plinth_host_api_t, conn_notify, 720, 8);
 FIELD(plinth_host_api_t, conn_released, 728, 8);
+FIELD(plinth_host_api_t, client_end_transaction, 736, 8);
+FIELD(plinth_host_api_t, key_touched, 744, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);
@@ -264,6 +266,7 @@ CONST(PLINTH_CMD_LOADING, 0x0080u);
 CONST(PLINTH_CMD_STALE, 0x0100u);
 CONST(PLINTH_CMD_PUBSUB, 0x0200u);
 CONST(PLINTH_CMD_NOPROPAGATE, 0x0400u);
+CONST(PLINTH_CMD_SKIP_MULTI, 0x0800u);
 CONST(PLINTH_REPLY_SIMPLE, 1);
 CONST(PLINTH_REPLY_ERROR, 2);
 CONST(PLINTH_REPLY_INTEGER, 3);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """redis-py (Debian's python3-redis) against a real plinth-server: the string, key and
-connection commands through the library's own API, pipelines, binary values, several databases,
-INFO/CONFIG/COMMAND. redis-py 4.x speaks RESP2 only (protocol=3 arrived in 5.0): RESP3 is
+connection commands through the library's own API, pipelines, MULTI/EXEC pipelines and WATCH
+retry loops, binary values, several databases, INFO/CONFIG/COMMAND. redis-py 4.x speaks RESP2 only (protocol=3 arrived in 5.0): RESP3 is
 checked where the version supports it, and skipped otherwise."""
 
 import datetime
@@ -150,6 +150,72 @@ def pipelines(port):
     expect_eq(replies[0], True, "pipeline set")
     expect(isinstance(replies[1], redis.ResponseError), "pipeline keeps the error", replies[1])
     expect_eq(replies[2], b"abc", "pipeline goes on after an error")
+
+
+@check("strings")
+def transactions(port):
+    r = client(port)
+    with r.pipeline() as p:  # transaction=True: MULTI ... EXEC
+        p.set("py:t:a", 1)
+        p.incr("py:t:a")
+        p.get("py:t:a")
+        p.incrby("py:t:b", 5)
+        expect_eq(p.execute(), [True, 2, b"2", 5], "MULTI/EXEC pipeline")
+    with r.pipeline() as p:
+        p.set("py:t:s", "abc")
+        p.incr("py:t:s")
+        p.get("py:t:s")
+        replies = p.execute(raise_on_error=False)
+    expect(isinstance(replies[1], redis.ResponseError), "EXEC keeps a runtime error", replies)
+    expect_eq((replies[0], replies[2]), (True, b"abc"), "the rest of EXEC ran")
+    with r.pipeline() as p:
+        p.set("py:t:never", 1)
+        p.execute_command("NOSUCHCOMMAND")
+        try:
+            p.execute()
+            expect(False, "EXECABORT raised", None)
+        except redis.ResponseError as e:
+            expect("EXECABORT" in str(e) or "unknown command" in str(e), "queueing error", e)
+    expect_eq(r.get("py:t:never"), None, "an aborted transaction ran nothing")
+
+
+@check("strings")
+def watch_retry_loop(port):
+    """The optimistic-locking pattern: WATCH, read, MULTI, write, EXEC, and a retry when another
+    client changed the key in between (WatchError), here forced on the first two attempts."""
+    r, other = client(port), client(port)
+    r.set("py:w:balance", 100)
+    attempts = []
+
+    def withdraw(pipe):
+        attempts.append(1)
+        balance = int(pipe.get("py:w:balance"))
+        if len(attempts) <= 2:
+            other.incrby("py:w:balance", 10)  # a concurrent deposit between read and write
+        pipe.multi()
+        pipe.set("py:w:balance", balance - 30)
+
+    r.transaction(withdraw, "py:w:balance")
+    expect_eq(len(attempts), 3, "retried after each concurrent change")
+    expect_eq(r.get("py:w:balance"), b"90", "the last attempt saw both deposits")
+    with r.pipeline() as p:
+        p.watch("py:w:k")
+        p.multi()
+        p.set("py:w:k", "mine")
+        other.set("py:w:k", "theirs")
+        try:
+            p.execute()
+            expect(False, "WatchError raised", None)
+        except redis.WatchError:
+            pass
+    expect_eq(r.get("py:w:k"), b"theirs", "the watched write did not run")
+    with r.pipeline() as p:
+        p.watch("py:w:k")
+        p.unwatch()
+        other.set("py:w:k", "again")
+        p.multi()
+        p.set("py:w:k", "mine")
+        expect_eq(p.execute(), [True], "UNWATCH forgets the key")
 
 
 @check("strings")

@@ -199,6 +199,15 @@ static void ExpirePast(plinth_call_t* call, void* ctx) {
   api->reply_integer(call, api->key_expire_set(call, "probe:e", 7, 1));
 }
 
+/* key_touched of its argument, as a type changing its payload in place does. */
+static void Touch(plinth_call_t* call, void* ctx) {
+  (void)ctx;
+  size_t len = 0;
+  const char* key = api->call_arg(call, 1, &len);
+  api->key_touched(call, key, len);
+  Ok(call);
+}
+
 /* ---- values ------------------------------------------------------------------------------- */
 
 static void FreePayload(void* payload) { free(payload); }
@@ -302,6 +311,7 @@ static const command_t kCommands[] = {
     {"probe.nopropagate", 1, PLINTH_CMD_WRITE | PLINTH_CMD_NOPROPAGATE, NoPropagate, NULL},
     {"probe.expire-past", 1, PLINTH_CMD_WRITE, ExpirePast, NULL},
     {"probe.typed", 1, PLINTH_CMD_READONLY, Typed, NULL},
+    {"probe.touch", 2, PLINTH_CMD_WRITE, Touch, NULL},
 };
 
 /* Registrations that may be refused on purpose; init reports each outcome for PROBE.INIT. */

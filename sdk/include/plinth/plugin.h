@@ -87,6 +87,8 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_STALE 0x0100u
 #define PLINTH_CMD_PUBSUB 0x0200u
 #define PLINTH_CMD_NOPROPAGATE 0x0400u /* never appended to the propagation stream */
+/* runs at once inside MULTI instead of being queued (QUIT, RESET; the host's EXEC, DISCARD) */
+#define PLINTH_CMD_SKIP_MULTI 0x0800u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -697,6 +699,16 @@ struct plinth_host_api {
    * may free the buffers that held them. total never decreases. Never blocks. OWNERSHIP:
    * none. THREAD: any, until the transport's close of the connection returns. */
   void (*conn_released)(plinth_conn_t* conn, uint64_t total);
+
+  /* -- transactions and key signals (THREAD: main) -- */
+
+  /* since 1.0: ends the calling client's MULTI, dropping what it queued, and unwatches every
+   * key it watches (what RESET does). OWNERSHIP: none. THREAD: main. */
+  void (*client_end_transaction)(plinth_call_t* call);
+  /* since 1.0: signals that key in the call's database changed without a key_* write (a
+   * plugin type's payload mutated in place), so WATCH sees it. The host's key_* writes signal
+   * by themselves. OWNERSHIP: key borrowed for the call. THREAD: main. */
+  void (*key_touched)(plinth_call_t* call, const char* key, size_t klen);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
