@@ -21,12 +21,6 @@
 namespace plinth::loadgen {
 namespace {
 
-int64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 constexpr size_t kReadChunk = 1 << 16;
 constexpr size_t kMaxHeader = 64;  // "$<length>\r\n" with room to spare
 
@@ -56,7 +50,7 @@ struct Loop {
 
   void Send(Conn& c) {
     c.out += requests[next_key++ % requests.size()];
-    c.sent_ns.push_back(NowNs());
+    c.sent_ns.push_back(MonotonicNs());
   }
 
   bool Flush(Conn& c) {
@@ -79,7 +73,7 @@ struct Loop {
   // One reply of c completed: its latency, and the next request.
   bool Completed(Conn& c) {
     if (c.sent_ns.empty()) return Fail("a reply nobody asked for");
-    const int64_t now = NowNs();
+    const int64_t now = MonotonicNs();
     if (now >= w0 && now < w1) {
       res.replies++;
       latency_ns.push_back(now - c.sent_ns.front());
@@ -175,7 +169,7 @@ struct Loop {
       ev.data.u64 = i;
       epoll_ctl(epfd, EPOLL_CTL_ADD, conns[i].link->fd(), &ev);
     }
-    const int64_t t0 = NowNs();
+    const int64_t t0 = MonotonicNs();
     w0 = t0 + static_cast<int64_t>(cfg.warmup_s * 1e9);
     w1 = w0 + static_cast<int64_t>(cfg.duration_s * 1e9);
     for (Conn& c : conns) {
@@ -186,7 +180,7 @@ struct Loop {
     int64_t at0 = 0, at1 = 0;
     epoll_event events[64];
     for (;;) {
-      const int64_t now = NowNs();
+      const int64_t now = MonotonicNs();
       if (at0 == 0 && now >= w0) {
         at0 = now;
         if (cfg.server_pid > 0) cpu0 = ProcessCpuSeconds(cfg.server_pid);

@@ -24,12 +24,6 @@
 namespace plinth::loadgen {
 namespace {
 
-int64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 struct Pending {
   int64_t intended_ns;
   int64_t sent_ns;
@@ -110,7 +104,7 @@ struct Run {
         broken = true;
         return;
       }
-      const int64_t now = NowNs();
+      const int64_t now = MonotonicNs();
       c.in.append(buf, static_cast<size_t>(n));
       size_t used = 0;
       bool is_error = false;
@@ -191,7 +185,7 @@ struct Run {
 
 void Run::Loop() {
   const double interval_ns = cfg.rate > 0 ? 1e9 / cfg.rate : 0;
-  const int64_t t0 = NowNs() + 20000000;  // 20 ms to settle after connecting
+  const int64_t t0 = MonotonicNs() + 20000000;  // 20 ms to settle after connecting
   w0 = t0 + static_cast<int64_t>(cfg.warmup_s * 1e9);
   w1 = w0 + static_cast<int64_t>(cfg.duration_s * 1e9);
   const int64_t drain_end = w1 + static_cast<int64_t>(cfg.drain_s * 1e9);
@@ -204,7 +198,7 @@ void Run::Loop() {
   std::vector<size_t> dirty;
   epoll_event events[64];
   while (!broken) {
-    int64_t now = NowNs();
+    int64_t now = MonotonicNs();
     if (!have0 && now >= w0) {
       have0 = true;
       cpu0_at = now;

@@ -2,6 +2,7 @@
 // hold spaces and parentheses, so fields are counted from the last ')'.
 #include "proc_cpu.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,6 +10,12 @@
 #include <cstring>
 
 namespace plinth::loadgen {
+
+int64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
 
 double ProcessCpuSeconds(int pid) {
   char path[64];
