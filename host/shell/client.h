@@ -82,6 +82,7 @@ struct ReadJob {
 struct WriteJob {
   plinth_iovec_t iov[kMaxIov];
   int32_t iovcnt = 0;
+  size_t total = 0;    // bytes the iovecs hold
   size_t covered = 0;  // output segments the iovecs point into (the first ones of the queue)
   std::vector<OutFill> fills;  // in: those of the covered segments, done before writev
   uint64_t bytes = 0;          // out: bytes writev took

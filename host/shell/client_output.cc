@@ -190,14 +190,16 @@ ClientSink::ClientSink(Client* c) : client(c) {
 bool ClientPrepareWrite(Client* c) {
   WriteJob& wr = c->wr;
   int n = 0;
-  size_t covered = 0;
+  size_t covered = 0, total = 0;
   for (auto it = c->out.begin(); it != c->out.end() && n < kMaxIov; ++it, ++covered) {
     if (it->len == it->sent) continue;
     wr.iov[n].base = it->data + it->sent;
     wr.iov[n].len = it->len - it->sent;
+    total += wr.iov[n].len;
     ++n;
   }
   wr.iovcnt = n;
+  wr.total = total;
   wr.covered = covered;
   if (c->fills.empty()) return n > 0;
   // The fills of the covered segments go with the write; they are the first ones.
@@ -228,11 +230,8 @@ void ClientWriteOutput(Client* c) {
   // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
   // thread while other clients wait; a notifying transport queues without blocking anyway.
   size_t budget = c->notifies_writable ? SIZE_MAX : kWriteTurn;
-  if (budget != SIZE_MAX) {  // a tail under a quarter turn goes now, not in a turn of its own
-    size_t total = 0;
-    for (int32_t i = 0; i < n; ++i) total += iov[i].len;
-    if (total % kWriteTurn < kWriteTurn / 4) budget += total % kWriteTurn;
-  }
+  // A tail under a quarter turn goes now, not in a turn of its own.
+  if (budget != SIZE_MAX && wr.total % kWriteTurn < kWriteTurn / 4) budget += wr.total % kWriteTurn;
   while (n > 0) {
     int32_t m = 0;  // the iovecs that fit the budget, the last one clipped
     size_t sum = 0;
