@@ -186,7 +186,7 @@ void ClientEndTransaction(plinth_call_t* c) {
   if (!c->session) return;
   Transaction& t = c->session->tx;
   if (!t.executing) t.EndMulti();  // RESET queued inside EXEC leaves EXEC's queue alone
-  if (t.watches) t.watches->UnwatchAll(&t);
+  t.Unwatch();
 }
 
 void FillClientApi(plinth_host_api_t* t) {

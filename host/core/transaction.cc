@@ -3,21 +3,22 @@
 #include "host/core/transaction.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "host/core/call.h"
 #include "host/core/core.h"
 
 namespace plinth::host {
 
-Transaction::~Transaction() {
-  if (watches) watches->UnwatchAll(this);
-}
+Transaction::~Transaction() { Unwatch(); }
 
 void Transaction::EndMulti() {
   active = aborted = false;
   queue.clear();
   queued_bytes = 0;
+}
+
+void Transaction::Unwatch() {
+  if (watches) watches->UnwatchAll(this);
 }
 
 void Watches::Watch(Transaction* t, int32_t db, std::string_view key, bool expired) {
@@ -47,19 +48,17 @@ void Watches::UnwatchAll(Transaction* t) {
 void Watches::Touched(int32_t db, std::string_view key, const Db& d, bool expiry) {
   if (static_cast<size_t>(db) >= by_db_.size()) return;
   Index& index = by_db_[db];
-  auto it = index.find(std::string(key));
+  auto it = index.find(key);
   if (it == index.end()) return;
+  // A key expired when watched and now deleted for that expiry changed nothing a client saw.
+  const bool expiry_deletion = expiry && d.Find(key) == nullptr;
   for (Transaction* t : it->second) {
-    for (WatchedKey& w : t->watched) {
-      if (w.db != db || w.key != key || !w.expired) continue;
-      // Expired when watched: deleting it for its expiry changes nothing a client saw.
-      if (expiry && d.Find(key) == nullptr) {
-        w.expired = false;
-        goto next;
-      }
-    }
-    t->dirty = true;
-  next:;
+    auto w = std::find_if(t->watched.begin(), t->watched.end(),
+                          [&](const WatchedKey& k) { return k.db == db && k.key == key; });
+    if (expiry_deletion && w != t->watched.end() && w->expired)
+      w->expired = false;
+    else
+      t->dirty = true;
   }
 }
 
@@ -100,7 +99,7 @@ void Discard(plinth_call_t* c, void*) {
   Transaction& t = c->session->tx;
   if (!t.active) return Error(c, "ERR DISCARD without MULTI");
   t.EndMulti();
-  if (t.watches) t.watches->UnwatchAll(&t);
+  t.Unwatch();
   Ok(c);
 }
 
@@ -121,17 +120,13 @@ void Exec(plinth_call_t* c, void* ctx) {
   Session& s = *c->session;
   Transaction& t = s.tx;
   if (!t.active) return Error(c, "ERR EXEC without MULTI");
-  if (t.aborted) {
+  const bool aborted = t.aborted;
+  const bool changed = t.dirty || WatchedKeyExpired(core, t, c->now_ms);
+  t.Unwatch();  // before the queue runs: EXEC's own commands may touch the keys
+  if (aborted || changed) {
     t.EndMulti();
-    if (t.watches) t.watches->UnwatchAll(&t);
-    return Error(c, kExecAbort);
+    return aborted ? Error(c, kExecAbort) : core.api->reply_null_array(c);
   }
-  if (t.dirty || WatchedKeyExpired(core, t, c->now_ms)) {
-    t.EndMulti();
-    if (t.watches) t.watches->UnwatchAll(&t);
-    return core.api->reply_null_array(c);
-  }
-  if (t.watches) t.watches->UnwatchAll(&t);  // EXEC's own commands may touch them
   // The queued commands reply straight into the sink, inside EXEC's array: the call records
   // the array as its one complete reply.
   plinth_reply_item_t array{};
@@ -175,7 +170,7 @@ void Watch(plinth_call_t* c, void* ctx) {
 }
 
 void Unwatch(plinth_call_t* c, void*) {
-  if (c->session && c->session->tx.watches) c->session->tx.watches->UnwatchAll(&c->session->tx);
+  if (c->session) c->session->tx.Unwatch();
   Ok(c);
 }
 
@@ -192,17 +187,21 @@ void RegisterTransactionCommands(Core& core) {
     plinth_command_fn fn;
     const char* summary;
     const char* args;
+    const char* since;
   };
   const Def defs[] = {
-      {"multi", 1, kF | PLINTH_CMD_SKIP_MULTI, 0, 0, Multi, "Starts a transaction.", ""},
+      {"multi", 1, kF | PLINTH_CMD_SKIP_MULTI, 0, 0, Multi, "Starts a transaction.", "", "1.2.0"},
       {"exec", 1,
        PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE | PLINTH_CMD_NOPROPAGATE |
            PLINTH_CMD_SKIP_MULTI,
-       0, 0, Exec, "Executes all commands in a transaction.", ""},
-      {"discard", 1, kF | PLINTH_CMD_SKIP_MULTI, 0, 0, Discard, "Discards a transaction.", ""},
+       0, 0, Exec, "Executes all commands in a transaction.", "", "1.2.0"},
+      {"discard", 1, kF | PLINTH_CMD_SKIP_MULTI, 0, 0, Discard, "Discards a transaction.", "",
+       "2.0.0"},
       {"watch", -2, kF | PLINTH_CMD_SKIP_MULTI, 1, -1, Watch,
-       "Monitors changes to keys to determine the execution of a transaction.", "key [key ...]"},
-      {"unwatch", 1, kF, 0, 0, Unwatch, "Forgets about watched keys of a transaction.", ""},
+       "Monitors changes to keys to determine the execution of a transaction.", "key [key ...]",
+       "2.2.0"},
+      {"unwatch", 1, kF, 0, 0, Unwatch, "Forgets about watched keys of a transaction.", "",
+       "2.2.0"},
   };
   for (const Def& d : defs) {
     plinth_command_spec_t spec{};
@@ -216,8 +215,7 @@ void RegisterTransactionCommands(Core& core) {
     spec.handler = d.fn;
     spec.ctx = &core;
     spec.summary = d.summary;
-    spec.since = std::strcmp(d.name, "watch") == 0 || std::strcmp(d.name, "unwatch") == 0 ? "2.2.0"
-                                                                                          : "1.2.0";
+    spec.since = d.since;
     spec.group = "transactions";
     spec.args = d.args;
     core.registry.AddCommand(&spec, "host");

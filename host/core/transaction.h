@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "host/core/registry.h"
+
 namespace plinth::host {
 
 class Core;
@@ -40,6 +42,8 @@ struct Transaction {
 
   // Leaves MULTI, dropping the queue (watched keys stay).
   void EndMulti();
+  // Forgets every watched key.
+  void Unwatch();
 };
 
 // Which transactions watch which keys, per database. Every change to a key reaches Touched;
@@ -59,7 +63,8 @@ class Watches {
   void Replacing(int32_t db, const Db& d, const Db* other, int64_t now_ms);
 
  private:
-  using Index = std::unordered_map<std::string, std::vector<Transaction*>>;
+  using Index =
+      std::unordered_map<std::string, std::vector<Transaction*>, StringViewHash, std::equal_to<>>;
   std::vector<Index> by_db_;
   size_t count_ = 0;  // registrations in by_db_
 };
