@@ -5,8 +5,26 @@
 #include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
+#include "host/core/keys.h"
 
 namespace plinth::host {
+
+Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
+  c->core->AssertMainThread("key_*");
+  *hash = Db::Hash(key);
+  Entry* e = CallDb(c).Find(key, *hash);
+  if (e && EntryExpired(e, c->now_ms)) {
+    c->core->ExpireKey(c->db, key);
+    return nullptr;
+  }
+  return e;
+}
+
+Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
+  uint64_t h;
+  return LiveEntry(c, key, &h);
+}
+
 namespace {
 
 int32_t CallArgc(plinth_call_t* call) { return call->argc; }
@@ -123,31 +141,12 @@ const char* ValueString(const plinth_value_t* v, size_t* len) {
   if (len) *len = v->len;
   return StringData(v);
 }
-void* ValuePayload(const plinth_value_t* v) {
+const void* ValuePayload(const plinth_value_t* v) {
   return v && v->type != PLINTH_TYPE_STRING ? ValuePayloadOf(v) : nullptr;
 }
 int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(v->encoding); }
 
 // -- keys --
-Db& CallDb(plinth_call_t* c) { return c->core->dbs[c->db]; }
-
-// The live entry for key, expiring it first when its time has come; *hash gets Db::Hash(key).
-Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
-  c->core->AssertMainThread("key_*");
-  *hash = Db::Hash(key);
-  Entry* e = CallDb(c).Find(key, *hash);
-  if (e && EntryExpired(e, c->now_ms)) {
-    c->core->ExpireKey(c->db, key);
-    return nullptr;
-  }
-  return e;
-}
-
-Entry* LiveEntry(plinth_call_t* c, std::string_view key) {
-  uint64_t h;
-  return LiveEntry(c, key, &h);
-}
-
 const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
   Entry* e = LiveEntry(c, {k, n});
   if (e)
@@ -165,6 +164,7 @@ int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uin
   const int64_t expire = e && (flags & PLINTH_SET_KEEPTTL) ? EntryExpireMs(e) : -1;
   if (!CallDb(c).Set({k, n}, h, e, v, expire)) return PLINTH_ERR;
   c->core->KeyTouched(c->db, {k, n});
+  if (!e) c->core->blocking.Signal(c->db, {k, n});
   return PLINTH_OK;
 }
 
@@ -220,7 +220,7 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
       v = ValueCreateString(StringData(v), v->len);
       if (!v) return PLINTH_ERR;
     } else {
-      ValueRetain(v);  // plugin types are immutable snapshots shared by reference
+      ValueRetain(v);  // shared: key_payload_mut copies it before either key changes it
     }
   } else {
     ValueRetain(v);
@@ -230,6 +230,7 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   s.dirty++;
   if (!(flags & PLINTH_MOVE_COPY)) s.KeyTouched(c->db, sk);
   s.KeyTouched(dst_db, dk);
+  if (!d) s.blocking.Signal(dst_db, dk);
   return 1;
 }
 

@@ -24,7 +24,7 @@ std::string ClientListLine(const Session& s, const ConnFields& f) {
                 static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()),
                 f.addr.data(), static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd,
                 s.name.c_str(), static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s),
-                in_multi ? "x" : "N", s.db, multi, f.qbuf, f.qbuf_free, s.tx.queued_bytes, f.rbs,
+                s.block ? "b" : in_multi ? "x" : "N", s.db, multi, f.qbuf, f.qbuf_free, s.tx.queued_bytes, f.rbs,
                 f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto, s.lib_name.c_str(),
                 s.lib_ver.c_str(), f.io_thread);
   return buf;

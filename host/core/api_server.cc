@@ -82,6 +82,11 @@ uint32_t TypeRegister(plinth_plugin_t* self, const plinth_type_spec_t* spec) {
   if (!id) Refused(self, why);
   return id;
 }
+int32_t KeyspaceListenerRegister(plinth_plugin_t* self, plinth_keyspace_listener_fn fn, void* ctx) {
+  if (!InInit(self, "keyspace_listener_register") || !fn) return PLINTH_ERR;
+  self->core->registry.keyspace_listeners.push_back({fn, ctx, self->name});
+  return PLINTH_OK;
+}
 
 const plinth_option_t* OptionFind(plinth_plugin_t* self, const char* name) {
   return self && name ? self->core->options.Find(name) : nullptr;
@@ -145,6 +150,7 @@ void FillServerApi(plinth_host_api_t* t) {
   t->option_register = OptionRegister;
   t->info_register = InfoRegister;
   t->type_register = TypeRegister;
+  t->keyspace_listener_register = KeyspaceListenerRegister;
   t->option_find = OptionFind;
   t->option_int = OptionInt;
   t->option_string = OptionString;
@@ -168,6 +174,8 @@ const plinth_host_api_t* HostApi() {
     FillServerApi(&t);
     FillCallApi(&t);
     FillClientApi(&t);
+    FillTypeApi(&t);
+    FillBlockingApi(&t);
     return t;
   }();
   return &table;

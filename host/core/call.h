@@ -39,6 +39,8 @@ struct plinth_call {
   bool error_reply = false;
   bool replicated = false;
   bool no_propagate = false;
+  int32_t block_state = PLINTH_BLOCK_NONE;          // call_block_state
+  bool blocked = false;                             // call_block succeeded: no reply expected
   std::vector<std::vector<std::string>> propagate;  // replicate() emissions, if consumers exist
 };
 

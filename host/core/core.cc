@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "host/core/api.h"
+#include "host/core/lazy_free.h"
 
 namespace plinth::host {
 namespace {
@@ -20,6 +21,7 @@ Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread:
 
 Core::~Core() {
   dbs.clear();  // values first: their types' free callbacks live in loaded plugins
+  LazyFreeDrain();
 }
 
 void Core::CreateDatabases() {

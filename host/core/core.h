@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "host/core/blocking.h"
 #include "host/core/db.h"
 #include "host/core/env.h"
 #include "host/core/options.h"
@@ -139,6 +140,19 @@ class Core {
   // Whether s may run commands without AUTH.
   bool Authenticated(const Session& s) const { return s.authenticated || !has_password; }
 
+  // -- blocking commands (blocking.cc) --
+
+  // Runs the commands of sessions blocked on the keys signalled ready, in blocking order, until
+  // no key is ready. Execute calls it after each top-level command.
+  void ServeBlocked();
+  // Runs the commands of blocked sessions whose deadline is at or before now_ms with
+  // PLINTH_BLOCK_TIMEOUT, then serves ready keys.
+  void ServeTimeouts(int64_t now_ms);
+  // A blocked session's client went away: forget its wait.
+  void ForgetBlocked(Session& s);
+  // call_block from a woken run: the session stays blocked.
+  void NoteReblocked() { rerun_reblocked_ = true; }
+
   // -- INFO (info.cc) --
 
   // The INFO text for section ("" default set, "all", "everything", or one section name).
@@ -169,6 +183,7 @@ class Core {
   Stats stats;
   uint64_t dirty = 0;
   Watches watches;
+  Blocking blocking;
   int64_t start_ms = 0;
   bool has_password = false;  // requirepass is set
   std::string executable;
@@ -180,6 +195,13 @@ class Core {
   std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
   bool plugins_shut_down_ = false;
   bool run_ = false;
+  // Runs s's blocked command again with call_block_state state; unblocks s unless it blocked
+  // again from a woken run.
+  void Rerun(Session& s, int32_t state);
+  int32_t exec_depth_ = 0;                   // Execute calls in progress
+  int32_t rerun_state_ = PLINTH_BLOCK_NONE;  // the next Execute is a rerun of a blocked one
+  bool rerun_reblocked_ = false;
+  bool serving_ = false;        // in ServeBlocked
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
   int32_t exec_multi_db_ = -1;  // the db MULTI was propagated with, -1 when not yet
   int64_t run_wall_us_ = 0;     // wall clock at BeginRun

@@ -214,9 +214,13 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   call.argvlen = argvlen;
   call.db = s.db;
   call.now_ms = s.last_interaction_ms;
+  call.block_state = rerun_state_;
+  rerun_state_ = PLINTH_BLOCK_NONE;
   uint64_t dirty_before = dirty;
   run_ = false;  // a command its handler runs reads the clock itself
+  exec_depth_++;
   cmd->spec.handler(&call, cmd->spec.ctx);
+  exec_depth_--;
   run_ = in_run;
   uint64_t t1 = MonoUs();
   if (run_) run_last_us_ = t1;
@@ -224,7 +228,9 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   cmd->stats.usec += t1 - t0;
   stats.commands++;
   s.commands++;
-  if (call.replies == 0) {
+  if (call.replies == 0 && call.blocked) {
+    // blocked: the reply comes from a later run
+  } else if (call.replies == 0) {
     SendError(sink, "ERR command '" + cmd->name + "' produced no reply");
   } else if (call.depth > 0) {
     CompleteReply(&call);
@@ -236,6 +242,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
         cmd->name.c_str());
   if (call.error_reply) cmd->stats.failed++;
   PropagateCall(*this, call, dirty_before);
+  if (exec_depth_ == 0 && blocking.HasReady()) ServeBlocked();
 }
 
 }  // namespace plinth::host

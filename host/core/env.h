@@ -67,6 +67,9 @@ class Env {
   // conn_notify and conn_released of a transport connection (ABI contracts in plugin.h). Any
   // thread. An env without transports (the fake host) ignores them.
   virtual void ConnNotify(plinth_conn_t*, uint32_t) {}
+  // A blocked session got its reply (or timed out): its later commands may run now. The core
+  // calls it while serving, so the env only queues the session for its next pass.
+  virtual void ClientUnblocked(Session&) {}
   virtual void ConnReleased(plinth_conn_t*, uint64_t) {}
 };
 

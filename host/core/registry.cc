@@ -151,6 +151,7 @@ void Registry::RemoveOwner(const std::string& owner) {
     if (t && t->owner == owner) t.reset();
   EraseOwned(consumers, owner);
   EraseOwned(info_sections, owner);
+  EraseOwned(keyspace_listeners, owner);
 }
 
 Command* Registry::FindCommand(std::string_view name) const {

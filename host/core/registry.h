@@ -45,6 +45,12 @@ struct InfoSection {
   void* ctx;
 };
 
+struct KeyspaceListener {
+  plinth_keyspace_listener_fn fn;
+  void* ctx;
+  std::string owner;
+};
+
 struct StreamConsumer {
   plinth_stream_consumer_spec_t spec{};
   std::string name, owner;
@@ -84,6 +90,7 @@ class Registry {
   std::unique_ptr<ReplyPath> reply_path;
   std::vector<StreamConsumer> consumers;
   std::vector<InfoSection> info_sections;
+  std::vector<KeyspaceListener> keyspace_listeners;
 
  private:
   std::unordered_map<std::string, Command*, StringViewHash, std::equal_to<>> by_name_;

@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "host/core/blocking.h"
 #include "host/core/transaction.h"
 
 namespace plinth::host {
@@ -27,7 +29,8 @@ struct Session {
   std::string last_subcommand;            // set for container commands (CLIENT LIST)
   int64_t last_interaction_ms = 0;
   uint64_t commands = 0;
-  Transaction tx;  // MULTI queue and watched keys
+  Transaction tx;                         // MULTI queue and watched keys
+  std::unique_ptr<BlockedCommand> block;  // set while blocked (Core::blocking)
 };
 
 // What the env knows of a client's connection, for its CLIENT LIST line.

@@ -32,13 +32,13 @@ plinth_value* NewObject(size_t body, uint8_t type, uint8_t flags) {
   return v;
 }
 
+}  // namespace
+
 const TypeEntry* TypeOf(const plinth_value_t* v) {
   const TypeEntry* t;
   std::memcpy(&t, v->body + PayloadOffset(v), sizeof t);
   return t;
 }
-
-}  // namespace
 
 uint32_t StringEncoding(const char* s, size_t len) {
   if (text::ParseInt64(std::string_view(s, len), nullptr)) return PLINTH_ENC_INT;
@@ -161,8 +161,8 @@ uint32_t Types::Register(const plinth_type_spec_t* spec, const std::string& owne
                          std::string* why) {
   TypeEntry e;
   if (!CopySizedStruct(&e.spec, sizeof e.spec, spec,
-                       offsetof(plinth_type_spec_t, free_payload) + sizeof(void*)) ||
-      !e.spec.name || !*e.spec.name || !e.spec.free_payload) {
+                       offsetof(plinth_type_spec_t, copy) + sizeof(void*)) ||
+      !e.spec.name || !*e.spec.name || !e.spec.free_payload || !e.spec.copy) {
     *why = "type_register: invalid type spec";
     return 0;
   }

@@ -149,6 +149,8 @@ class Types {
 plinth_value_t* ValueCreateTyped(const TypeEntry* type, void* payload);
 // A typed value's payload.
 void* ValuePayloadOf(const plinth_value_t* v);
+// A typed value's type.
+const TypeEntry* TypeOf(const plinth_value_t* v);
 inline void ValueRetain(const plinth_value_t* v) {
   const_cast<plinth_value_t*>(v)->refs.fetch_add(1, std::memory_order_relaxed);
 }

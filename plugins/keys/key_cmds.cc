@@ -32,10 +32,13 @@ void NoPropagate(const Call& c) { Api().call_no_propagate(c.raw()); }
 namespace {
 
 // DEL and UNLINK: the host decides whether a value is freed off the main thread.
-void DeleteKeys(Call& c) {
+// DEL, or with lazy UNLINK (large values freed off the main thread).
+void DeleteKeys(Call& c, bool lazy) {
   int64_t deleted = 0;
-  for (int i = 1; i < c.argc(); ++i)
-    if (c.Delete(c.arg(i))) ++deleted;
+  for (int i = 1; i < c.argc(); ++i) {
+    std::string_view k = c.arg(i);
+    if (lazy ? Api().key_unlink(c.raw(), k.data(), k.size()) == 1 : c.Delete(k)) ++deleted;
+  }
   if (deleted == 0) NoPropagate(c);
   c.Integer(deleted);
 }
@@ -76,8 +79,8 @@ void RenameGeneric(Call& c, bool nx) {
 
 }  // namespace
 
-void Del(Call& c) { DeleteKeys(c); }
-void Unlink(Call& c) { DeleteKeys(c); }
+void Del(Call& c) { DeleteKeys(c, false); }
+void Unlink(Call& c) { DeleteKeys(c, true); }
 void Exists(Call& c) { c.Integer(CountExisting(c)); }
 void Touch(Call& c) { c.Integer(CountExisting(c)); }
 

@@ -22,17 +22,6 @@ void ReplyHelp(const Call& c, std::initializer_list<std::string_view> lines) {
   for (std::string_view l : lines) c.Simple(l);
 }
 
-const char* EncodingName(int32_t enc) {
-  switch (enc) {
-    case PLINTH_ENC_INT:
-      return "int";
-    case PLINTH_ENC_EMBSTR:
-      return "embstr";
-    default:
-      return "raw";
-  }
-}
-
 void ObjectHelp(const Call& c) {
   ReplyHelp(c, {"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "ENCODING <key>",
                 "    Return the kind of internal representation used in order to store the value",
@@ -53,7 +42,7 @@ void Object(Call& c) {
   const plinth_value_t* v = c.Get(c.arg(2));
   if (!v) return c.Null();
   std::string_view name = kObjectSubs[sub].name;
-  if (name == "encoding") return c.Bulk(EncodingName(Api().value_encoding(v)));
+  if (name == "encoding") return c.Bulk(Api().value_encoding_name(v));
   if (name == "refcount") return c.Integer(1);
   if (name == "freq")
     return c.Error(

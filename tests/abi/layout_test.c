@@ -143,15 +143,31 @@ FIELD(plinth_option_spec_t, apply, 64, 8);
 FIELD(plinth_option_spec_t, ctx, 72, 8);
 
 /* ---- plinth_type_spec_t ---- */
-MIN_SIZE(plinth_type_spec_t, 40);
+MIN_SIZE(plinth_type_spec_t, 80);
 FIELD(plinth_type_spec_t, struct_size, 0, 4);
 FIELD(plinth_type_spec_t, name, 8, 8);
 FIELD(plinth_type_spec_t, free_payload, 16, 8);
 FIELD(plinth_type_spec_t, memory_usage, 24, 8);
-FIELD(plinth_type_spec_t, serialize, 32, 8);
+FIELD(plinth_type_spec_t, rdb_save, 32, 8);
+FIELD(plinth_type_spec_t, copy, 40, 8);
+FIELD(plinth_type_spec_t, encoding, 48, 8);
+FIELD(plinth_type_spec_t, free_effort, 56, 8);
+FIELD(plinth_type_spec_t, rdb_load, 64, 8);
+FIELD(plinth_type_spec_t, rdb_type, 72, 4);
+
+/* ---- plinth_rdb_io_t ---- */
+MIN_SIZE(plinth_rdb_io_t, 64);
+FIELD(plinth_rdb_io_t, struct_size, 0, 4);
+FIELD(plinth_rdb_io_t, ctx, 8, 8);
+FIELD(plinth_rdb_io_t, write_len, 16, 8);
+FIELD(plinth_rdb_io_t, write_string, 24, 8);
+FIELD(plinth_rdb_io_t, write_double, 32, 8);
+FIELD(plinth_rdb_io_t, read_len, 40, 8);
+FIELD(plinth_rdb_io_t, read_string, 48, 8);
+FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 752);
+MIN_SIZE(plinth_host_api_t, 816);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -248,6 +264,14 @@ FIELD(plinth_host_api_t, conn_notify, 720, 8);
 FIELD(plinth_host_api_t, conn_released, 728, 8);
 FIELD(plinth_host_api_t, client_end_transaction, 736, 8);
 FIELD(plinth_host_api_t, key_touched, 744, 8);
+FIELD(plinth_host_api_t, key_payload_mut, 752, 8);
+FIELD(plinth_host_api_t, value_encoding_name, 760, 8);
+FIELD(plinth_host_api_t, key_unlink, 768, 8);
+FIELD(plinth_host_api_t, keyspace_event, 776, 8);
+FIELD(plinth_host_api_t, keyspace_listener_register, 784, 8);
+FIELD(plinth_host_api_t, call_block, 792, 8);
+FIELD(plinth_host_api_t, call_block_state, 800, 8);
+FIELD(plinth_host_api_t, key_signal_ready, 808, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);
@@ -267,6 +291,28 @@ CONST(PLINTH_CMD_STALE, 0x0100u);
 CONST(PLINTH_CMD_PUBSUB, 0x0200u);
 CONST(PLINTH_CMD_NOPROPAGATE, 0x0400u);
 CONST(PLINTH_CMD_SKIP_MULTI, 0x0800u);
+CONST(PLINTH_CMD_BLOCKING, 0x1000u);
+CONST(PLINTH_RDB_LIST, 1u);
+CONST(PLINTH_RDB_SET, 2u);
+CONST(PLINTH_RDB_HASH, 4u);
+CONST(PLINTH_RDB_ZSET_2, 5u);
+CONST(PLINTH_NOTIFY_KEYSPACE, 0x1u);
+CONST(PLINTH_NOTIFY_KEYEVENT, 0x2u);
+CONST(PLINTH_NOTIFY_GENERIC, 0x4u);
+CONST(PLINTH_NOTIFY_STRING, 0x8u);
+CONST(PLINTH_NOTIFY_LIST, 0x10u);
+CONST(PLINTH_NOTIFY_SET, 0x20u);
+CONST(PLINTH_NOTIFY_HASH, 0x40u);
+CONST(PLINTH_NOTIFY_ZSET, 0x80u);
+CONST(PLINTH_NOTIFY_EXPIRED, 0x100u);
+CONST(PLINTH_NOTIFY_EVICTED, 0x200u);
+CONST(PLINTH_NOTIFY_STREAM, 0x400u);
+CONST(PLINTH_NOTIFY_KEY_MISS, 0x800u);
+CONST(PLINTH_NOTIFY_MODULE, 0x2000u);
+CONST(PLINTH_NOTIFY_NEW, 0x4000u);
+CONST(PLINTH_BLOCK_NONE, 0);
+CONST(PLINTH_BLOCK_WOKEN, 1);
+CONST(PLINTH_BLOCK_TIMEOUT, 2);
 CONST(PLINTH_REPLY_SIMPLE, 1);
 CONST(PLINTH_REPLY_ERROR, 2);
 CONST(PLINTH_REPLY_INTEGER, 3);

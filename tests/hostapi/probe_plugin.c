@@ -211,6 +211,11 @@ static void Touch(plinth_call_t* call, void* ctx) {
 /* ---- values ------------------------------------------------------------------------------- */
 
 static void FreePayload(void* payload) { free(payload); }
+static void* CopyPayload(const void* payload) {
+  void* c = malloc(8);
+  if (c) memcpy(c, payload, 8);
+  return c;
+}
 
 /* reply_value of a value of the probe's own type. */
 static void Typed(plinth_call_t* call, void* ctx) {
@@ -228,11 +233,11 @@ static void Typed(plinth_call_t* call, void* ctx) {
 /* ---- init --------------------------------------------------------------------------------- */
 
 /* The host's minimum size of each spec: a command needs every field up to its handler, a type
- * every field up to free_payload, a stream consumer the whole v1.0 struct. */
+ * every field up to copy, a stream consumer the whole v1.0 struct. */
 static const uint32_t kCommandMin =
     (uint32_t)(offsetof(plinth_command_spec_t, handler) + sizeof(plinth_command_fn));
 static const uint32_t kTypeMin =
-    (uint32_t)(offsetof(plinth_type_spec_t, free_payload) + sizeof(void (*)(void*)));
+    (uint32_t)(offsetof(plinth_type_spec_t, copy) + sizeof(void* (*)(const void*)));
 static const uint32_t kConsumerMin = (uint32_t)sizeof(plinth_stream_consumer_spec_t);
 
 /* A spec followed by 8 bytes a newer SDK might have added. */
@@ -269,6 +274,7 @@ static uint32_t Type(plinth_plugin_t* self, const char* name, uint32_t size, uin
   t.spec.struct_size = size;
   t.spec.name = name;
   t.spec.free_payload = FreePayload;
+  t.spec.copy = CopyPayload;
   t.tail = tail;
   return api->type_register(self, &t.spec);
 }

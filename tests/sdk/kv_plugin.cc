@@ -123,6 +123,12 @@ void Consume(void*, int32_t db, int32_t argc, const char* const* argv, const siz
   ConsumedForTest().push_back(line);
 }
 
+void* CopyBox(const void* p) {
+  void* c = std::malloc(8);
+  if (c) std::memcpy(c, p, 8);
+  return c;
+}
+
 void FreeBox(void* p) {
   std::free(p);
   ++FreedBoxesForTest();
@@ -190,6 +196,7 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   t.struct_size = sizeof t;
   t.name = "box";
   t.free_payload = FreeBox;
+  t.copy = CopyBox;
   box_type = api->type_register(self, &t);
   return box_type >= 16 ? PLINTH_OK : PLINTH_ERR;
 }

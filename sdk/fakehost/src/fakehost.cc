@@ -1,7 +1,9 @@
 // FakeHost: the host's own core with a reply sink that builds reply trees, the fake env's
 // manual clock and captured logs, and one client session. Main thread (the test's thread).
 #include <algorithm>
+#include <map>
 #include <plinth/fakehost.hpp>
+#include <utility>
 
 #include "fake_env.h"
 #include "host/core/core.h"
@@ -57,16 +59,24 @@ class CaptureSink : public host::ReplySink {
     builder_.Add(std::move(r));
     if (release) release(arg);
   }
-  // The reply the client would read; a null reply when nothing was sent (SHUTDOWN).
-  Reply Take() {
-    Reply out;
-    std::string problem;
-    if (!builder_.Finish(&out, &problem)) return Reply{};
-    return out;
+  // The complete replies received so far, oldest first (taking empties the list).
+  std::vector<Reply> TakeAll() {
+    Reply r;
+    while (builder_.TakeComplete(&r)) done_.push_back(std::move(r));
+    return std::exchange(done_, {});
   }
 
  private:
   ReplyBuilder builder_;
+  std::vector<Reply> done_;
+};
+
+// One client of the fake host: its session and the sink its replies (also later ones: a
+// blocked command's, pushed messages) go to.
+struct FakeClient {
+  host::Session session;
+  CaptureSink sink;
+  std::vector<Reply> later;  // received outside the client's own Call, not yet taken
 };
 
 // Records the propagation stream for Propagated().
@@ -86,6 +96,7 @@ struct FakeHost::Impl {
     test_plugin.name = "test";
     session.id = 1;
     session.authenticated = true;
+    clients[1].reset(&main_client);
     table = *core.api;
     core.api = &table;
     std::string err;
@@ -99,9 +110,14 @@ struct FakeHost::Impl {
     core.registry.AddConsumer(&spec, "");
   }
 
+  ~Impl() { clients[1].release(); }  // main_client is a member
+
   FakeEnv env;
   host::Core core{&env};
-  host::Session session;
+  FakeClient main_client;
+  host::Session& session = main_client.session;
+  std::map<uint64_t, std::unique_ptr<FakeClient>> clients;  // by id; 1 is main_client
+  uint64_t next_client = 2;
   plinth_plugin test_plugin;
   plinth_host_api_t table{};
   std::vector<PropagatedCommand> propagated;
@@ -155,16 +171,65 @@ void FakeHost::Shutdown() {
 }
 
 Reply FakeHost::Call(const std::vector<std::string>& argv) {
-  if (argv.empty()) return Reply{};
+  std::optional<Reply> r = CallAs(1, argv);
+  return r ? std::move(*r) : Reply{};
+}
+
+std::optional<Reply> FakeHost::CallAs(uint64_t client, const std::vector<std::string>& argv) {
+  auto it = impl_->clients.find(client);
+  if (argv.empty() || it == impl_->clients.end() || it->second->session.block) return Reply{};
+  FakeClient& c = *it->second;
+  for (Reply& r : c.sink.TakeAll()) c.later.push_back(std::move(r));
   std::vector<const char*> av;
   std::vector<size_t> al;
   for (const std::string& a : argv) {
     av.push_back(a.data());
     al.push_back(a.size());
   }
-  CaptureSink sink;
-  impl_->core.Execute(impl_->session, sink, static_cast<int32_t>(av.size()), av.data(), al.data());
-  return sink.Take();
+  impl_->core.Execute(c.session, c.sink, static_cast<int32_t>(av.size()), av.data(), al.data());
+  std::vector<Reply> got = c.sink.TakeAll();
+  if (got.empty()) {
+    if (c.session.block) return std::nullopt;
+    return Reply{};  // nothing was sent (SHUTDOWN)
+  }
+  Reply own = std::move(got.back());  // pushes it caused come before it
+  got.pop_back();
+  for (Reply& r : got) c.later.push_back(std::move(r));
+  return own;
+}
+
+uint64_t FakeHost::AddClient() {
+  const uint64_t id = impl_->next_client++;
+  auto c = std::make_unique<FakeClient>();
+  c->session.id = id;
+  c->session.authenticated = true;
+  impl_->clients.emplace(id, std::move(c));
+  return id;
+}
+
+std::vector<Reply> FakeHost::TakeReplies(uint64_t client) {
+  auto it = impl_->clients.find(client);
+  if (it == impl_->clients.end()) return {};
+  FakeClient& c = *it->second;
+  for (Reply& r : c.sink.TakeAll()) c.later.push_back(std::move(r));
+  return std::exchange(c.later, {});
+}
+
+bool FakeHost::Blocked(uint64_t client) const {
+  auto it = impl_->clients.find(client);
+  return it != impl_->clients.end() && it->second->session.block != nullptr;
+}
+
+void FakeHost::CloseClient(uint64_t client) {
+  auto it = impl_->clients.find(client);
+  if (client == 1 || it == impl_->clients.end()) return;
+  impl_->core.ForgetBlocked(it->second->session);
+  impl_->clients.erase(it);
+}
+
+void FakeHost::SetClientProtocol(uint64_t client, int32_t version) {
+  auto it = impl_->clients.find(client);
+  if (it != impl_->clients.end()) it->second->session.proto = version == 3 ? 3 : 2;
 }
 
 bool FakeHost::HasCommand(std::string_view name) const {
@@ -227,10 +292,15 @@ int64_t FakeHost::TimeMs() const { return impl_->env.now_ms; }
 void FakeHost::AdvanceTimeMs(int64_t ms) {
   constexpr int64_t kCronMs = 100;
   const int64_t target = impl_->env.now_ms + (ms > 0 ? ms : 0);
+  host::Core& core = impl_->core;
   while (impl_->env.now_ms < target) {
     int64_t tick = (impl_->env.now_ms / kCronMs + 1) * kCronMs;
-    impl_->env.Advance(std::min(tick, target) - impl_->env.now_ms);
-    if (impl_->env.now_ms == tick) impl_->core.ActiveExpireCycle(1000000 / 10 / 4);
+    int64_t stop = std::min(tick, target);
+    const int64_t deadline = core.blocking.NextDeadline();
+    if (deadline > impl_->env.now_ms && deadline < stop) stop = deadline;
+    impl_->env.Advance(stop - impl_->env.now_ms);
+    core.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
+    if (impl_->env.now_ms == tick) core.ActiveExpireCycle(1000000 / 10 / 4);
   }
 }
 size_t FakeHost::ActiveTimers() const { return impl_->env.ActiveTimers(); }

@@ -149,6 +149,13 @@ void ReplyBuilder::Add(Reply item, int64_t children) {
   while (!open_.empty() && open_.back().second == 0) open_.pop_back();
 }
 
+bool ReplyBuilder::TakeComplete(Reply* out) {
+  if (!open_.empty() || top_.empty()) return false;
+  *out = std::move(top_.front());
+  top_.erase(top_.begin());
+  return true;
+}
+
 bool ReplyBuilder::Finish(Reply* out, std::string* problem) {
   if (!open_.empty()) {
     *problem =

@@ -19,6 +19,9 @@ class ReplyBuilder {
   // Moves the single complete top-level reply into *out. Returns false with a description in
   // *problem when there is none, more than one, or an aggregate is incomplete.
   bool Finish(Reply* out, std::string* problem);
+  // Moves the oldest complete top-level reply into *out when no aggregate is open. Returns
+  // false when there is none.
+  bool TakeComplete(Reply* out);
 
  private:
   std::vector<Reply> top_;

@@ -89,6 +89,7 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_NOPROPAGATE 0x0400u /* never appended to the propagation stream */
 /* runs at once inside MULTI instead of being queued (QUIT, RESET; the host's EXEC, DISCARD) */
 #define PLINTH_CMD_SKIP_MULTI 0x0800u
+#define PLINTH_CMD_BLOCKING 0x1000u /* may block the client (BLPOP); COMMAND INFO's "blocking" */
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -355,14 +356,99 @@ typedef void (*plinth_info_fn)(void* ctx, plinth_info_t* info);
 #define PLINTH_TYPE_NONE 0u
 #define PLINTH_TYPE_STRING 1u
 
+/* RDB object types of the plain forms a type's rdb_save writes and rdb_load reads (Redis's
+ * numbers; the persistence plugin turns the compact forms, listpack, intset and ziplist blobs,
+ * into these before rdb_load sees them). */
+#define PLINTH_RDB_LIST 1u   /* a length, then that many strings */
+#define PLINTH_RDB_SET 2u    /* a length, then that many strings */
+#define PLINTH_RDB_HASH 4u   /* a length, then that many field and value strings */
+#define PLINTH_RDB_ZSET_2 5u /* a length, then that many member strings, each with a double */
+
+/* The parts of a value's RDB serialization, for a type's rdb_save and rdb_load. The
+ * persistence plugin implements it over its file (with LZF and integer string encodings); the
+ * fake host in memory. Every function returns PLINTH_OK or PLINTH_ERR (a write failed, or the
+ * input is short or malformed), after which the caller abandons the value. THREAD: the thread
+ * that called rdb_save or rdb_load. */
+typedef struct plinth_rdb_io plinth_rdb_io_t;
+struct plinth_rdb_io {
+  uint32_t struct_size; /* since 1.0 */
+  uint32_t reserved0;   /* since 1.0 */
+  void* ctx;            /* since 1.0: the implementation's */
+  /* since 1.0: an RDB length. */
+  int32_t (*write_len)(plinth_rdb_io_t* io, uint64_t n);
+  /* since 1.0: an RDB string. OWNERSHIP: s borrowed for the call. */
+  int32_t (*write_string)(plinth_rdb_io_t* io, const char* s, size_t len);
+  /* since 1.0: a binary double (8 bytes, little endian, as ZSET_2 scores). */
+  int32_t (*write_double)(plinth_rdb_io_t* io, double v);
+  /* since 1.0 */
+  int32_t (*read_len)(plinth_rdb_io_t* io, uint64_t* n);
+  /* since 1.0: OWNERSHIP: *s is the io's, valid until its next read. */
+  int32_t (*read_string)(plinth_rdb_io_t* io, const char** s, size_t* len);
+  /* since 1.0 */
+  int32_t (*read_double)(plinth_rdb_io_t* io, double* v);
+};
+
+/* A value type. The payload of a stored value is shared by every holder of the value (COPY's
+ * two keys, a reply being written, a plugin's reference): a plugin reads it through
+ * value_payload and changes it only through key_payload_mut, which first gives the key a copy
+ * of its own when the value is shared. */
 typedef struct plinth_type_spec {
-  uint32_t struct_size;                        /* since 1.0 */
-  const char* name;                            /* since 1.0: what TYPE answers */
-  void (*free_payload)(void* payload);         /* since 1.0: THREAD: any */
-  size_t (*memory_usage)(const void* payload); /* since 1.0: bytes, may be NULL */
-  /* since 1.0: appends a serialized form, may be NULL */
-  int32_t (*serialize)(const void* payload, plinth_outbuf_t* out);
+  uint32_t struct_size; /* since 1.0 */
+  const char* name;     /* since 1.0: what TYPE answers */
+  /* since 1.0: frees a payload. Required. THREAD: any (large values are freed on the host's
+   * lazy-free thread). */
+  void (*free_payload)(void* payload);
+  /* since 1.0: bytes the payload uses (MEMORY USAGE, maxmemory). May be NULL. THREAD: main. */
+  size_t (*memory_usage)(const void* payload);
+  /* since 1.0: writes the payload in its type's plain RDB form (rdb_type) through io. Returns
+   * PLINTH_OK or PLINTH_ERR. May be NULL (the type is not persisted). THREAD: main, or a
+   * forked child. */
+  int32_t (*rdb_save)(const void* payload, plinth_rdb_io_t* io);
+  /* since 1.0: a deep copy of payload (copy-on-write of a shared value), or NULL when memory
+   * ran out. Required. OWNERSHIP: the caller owns the copy. THREAD: main. */
+  void* (*copy)(const void* payload);
+  /* since 1.0: OBJECT ENCODING's name for payload now ("listpack", "hashtable", ...).
+   * OWNERSHIP: a static string. May be NULL ("raw"). THREAD: main. */
+  const char* (*encoding)(const void* payload);
+  /* since 1.0: the work freeing payload takes, about one per allocation it holds (Redis's lazy
+   * free effort). A value whose effort exceeds 64 is freed on the lazy-free thread when it is
+   * unlinked (key_unlink, async flush). May be NULL (always freed at once). THREAD: main. */
+  size_t (*free_effort)(const void* payload);
+  /* since 1.0: a payload read from the plain RDB form rdb_type through io, or NULL when the
+   * input is malformed or memory ran out. May be NULL. OWNERSHIP: the caller owns the payload.
+   * THREAD: any. */
+  void* (*rdb_load)(uint32_t rdb_type, plinth_rdb_io_t* io);
+  /* since 1.0: the stable on-disk id: the PLINTH_RDB_* form rdb_save writes and rdb_load
+   * reads, or 0 for a type with no Redis form (persisted as a module value under its name). */
+  uint32_t rdb_type;
+  uint32_t reserved0; /* since 1.0 */
 } plinth_type_spec_t;
+
+/* keyspace notification classes (Redis's notify-keyspace-events flags, same bits) */
+#define PLINTH_NOTIFY_KEYSPACE 0x1u   /* K */
+#define PLINTH_NOTIFY_KEYEVENT 0x2u   /* E */
+#define PLINTH_NOTIFY_GENERIC 0x4u    /* g */
+#define PLINTH_NOTIFY_STRING 0x8u     /* $ */
+#define PLINTH_NOTIFY_LIST 0x10u      /* l */
+#define PLINTH_NOTIFY_SET 0x20u       /* s */
+#define PLINTH_NOTIFY_HASH 0x40u      /* h */
+#define PLINTH_NOTIFY_ZSET 0x80u      /* z */
+#define PLINTH_NOTIFY_EXPIRED 0x100u  /* x */
+#define PLINTH_NOTIFY_EVICTED 0x200u  /* e */
+#define PLINTH_NOTIFY_STREAM 0x400u   /* t */
+#define PLINTH_NOTIFY_KEY_MISS 0x800u /* m */
+#define PLINTH_NOTIFY_MODULE 0x2000u  /* d */
+#define PLINTH_NOTIFY_NEW 0x4000u     /* n */
+
+/* Hears one keyspace event (keyspace_event). OWNERSHIP: event and key borrowed for the call.
+ * THREAD: main. */
+typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type,
+                                            const char* event, const char* key, size_t klen);
+
+/* call_block_state */
+#define PLINTH_BLOCK_NONE 0    /* the command's first run */
+#define PLINTH_BLOCK_WOKEN 1   /* a key the blocked client waits on was signalled ready */
+#define PLINTH_BLOCK_TIMEOUT 2 /* the blocked client's timeout passed: reply, do not block */
 
 #define PLINTH_LOG_DEBUG 0
 #define PLINTH_LOG_VERBOSE 1
@@ -551,8 +637,10 @@ struct plinth_host_api {
   /* since 1.0: bytes of a string value (NULL for other types). OWNERSHIP: borrowed while the
    * caller holds a reference. THREAD: any. */
   const char* (*value_string)(const plinth_value_t* v, size_t* len);
-  /* since 1.0: payload of a plugin-typed value. THREAD: main. */
-  void* (*value_payload)(const plinth_value_t* v);
+  /* since 1.0: payload of a plugin-typed value, for reading only (change it through
+   * key_payload_mut). OWNERSHIP: borrowed while the caller holds a reference or, for key_get's
+   * value, until the key is modified. THREAD: main. */
+  const void* (*value_payload)(const plinth_value_t* v);
   /* since 1.0: the name TYPE reports for a type id ("string", "none", a plugin type's name).
    * OWNERSHIP: the host's, valid while the type's plugin is loaded. THREAD: main. */
   const char* (*type_name)(plinth_plugin_t* self, uint32_t type);
@@ -709,6 +797,58 @@ struct plinth_host_api {
    * plugin type's payload mutated in place), so WATCH sees it. The host's key_* writes signal
    * by themselves. OWNERSHIP: key borrowed for the call. THREAD: main. */
   void (*key_touched)(plinth_call_t* call, const char* key, size_t klen);
+
+  /* -- value types (THREAD: main) -- */
+
+  /* since 1.0: the payload of the value under key, writable, when it is of type type (a
+   * registered id): a value something else also holds (COPY's other key, a reply, a plugin's
+   * reference) is first replaced under key by the type's copy, keeping the TTL, so no other
+   * holder sees it change. Signals the key modified (WATCH) as key_touched does. Returns NULL
+   * when the key is absent or holds another type, or the copy ran out of memory (the key is
+   * unchanged). OWNERSHIP: the value's; valid until the key is next modified or the handler
+   * returns. THREAD: main. */
+  void* (*key_payload_mut)(plinth_call_t* call, const char* key, size_t klen, uint32_t type);
+  /* since 1.0: OBJECT ENCODING's name of v: "int", "embstr" or "raw" for a string, the type's
+   * encoding callback for a plugin type. OWNERSHIP: static. THREAD: main. */
+  const char* (*value_encoding_name)(const plinth_value_t* v);
+  /* since 1.0: key_delete that frees a large value (its type's free_effort over 64) on the
+   * lazy-free thread instead of now (UNLINK). Returns 1 if the key existed, else 0. THREAD:
+   * main. */
+  int32_t (*key_unlink)(plinth_call_t* call, const char* key, size_t klen);
+
+  /* -- keyspace events (THREAD: main) -- */
+
+  /* since 1.0: raises a keyspace event (Redis's names: "hset", "lpush", "del", ...) of class
+   * type (one PLINTH_NOTIFY_* class bit) on key in the call's database; every registered
+   * listener hears it. OWNERSHIP: borrowed for the call. THREAD: main. */
+  void (*keyspace_event)(plinth_call_t* call, uint32_t type, const char* event, const char* key,
+                         size_t klen);
+  /* since 1.0: adds a listener of keyspace events (the pub/sub plugin's notifications).
+   * OWNERSHIP: ctx must outlive the plugin. THREAD: main, init only. */
+  int32_t (*keyspace_listener_register)(plinth_plugin_t* self, plinth_keyspace_listener_fn fn,
+                                        void* ctx);
+
+  /* -- blocking commands (THREAD: main) -- */
+
+  /* since 1.0: blocks the calling client on keys of the call's database instead of replying
+   * now, for at most timeout_ms (0: no limit). The client runs nothing else meanwhile (its
+   * later pipelined commands wait). The host runs the same command again, with the same
+   * arguments: with call_block_state PLINTH_BLOCK_WOKEN after a command that signalled one of
+   * the keys ready (key_signal_ready, or a key_set or key_move that created it) has finished,
+   * clients blocked on a key served in the order they blocked; with PLINTH_BLOCK_TIMEOUT when
+   * the timeout passed (the handler replies its timeout reply and must not block). A woken run
+   * that calls call_block again stays blocked, keeping its place and deadline. Returns
+   * PLINTH_OK (the handler must not reply), or PLINTH_ERR when this call cannot block (inside
+   * MULTI, a call without a client, nkeys < 1): the handler replies as on timeout.
+   * OWNERSHIP: keys copied. THREAD: main. */
+  int32_t (*call_block)(plinth_call_t* call, int32_t nkeys, const char* const* keys,
+                        const size_t* klens, int64_t timeout_ms);
+  /* since 1.0: why this run happens: PLINTH_BLOCK_NONE, _WOKEN or _TIMEOUT. THREAD: main. */
+  int32_t (*call_block_state)(plinth_call_t* call);
+  /* since 1.0: key in the call's database may now satisfy clients blocked on it (an XADD to an
+   * existing stream). Creating a key signals it by itself. Cheap when nobody waits on it.
+   * OWNERSHIP: key borrowed for the call. THREAD: main. */
+  void (*key_signal_ready)(plinth_call_t* call, const char* key, size_t klen);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

@@ -42,6 +42,7 @@ TEST_CASE("value: a plugin type frees its payload with the last reference") {
     ++freed;
     delete static_cast<int*>(p);
   };
+  spec.copy = [](const void* p) -> void* { return new int(*static_cast<const int*>(p)); };
   Types types;
   std::string why;
   uint32_t id = types.Register(&spec, "test", &why);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 extern "C" const plinth_plugin_descriptor_t* plinth_plugin_entry_v1(void);
@@ -62,6 +63,11 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   t.struct_size = sizeof t;
   t.name = "other";
   t.free_payload = &std::free;
+  t.copy = [](const void* p) -> void* {
+    void* c = std::malloc(1);
+    if (c) std::memcpy(c, p, 1);
+    return c;
+  };
   other_type = api->type_register(self, &t);
   if (other_type == 0) return PLINTH_ERR;
   if (Register(self, "mkother", 2, MkOther) != PLINTH_OK) return PLINTH_ERR;

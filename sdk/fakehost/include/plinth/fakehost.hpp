@@ -197,6 +197,25 @@ class FakeHost {
   void ClearLogs();
   void SetLogEcho(bool echo);
 
+  // -- more clients (blocking commands, pub/sub) --
+
+  // A new client (protocol 2, authenticated, db 0); returns its id (2, 3, ...). Client 1 is
+  // the one Call and the other calls use.
+  uint64_t AddClient();
+  // Runs argv as that client, as Call does. Returns its reply, or nullopt when the command
+  // blocked the client (its reply comes later, through TakeReplies). Replies pushed to the
+  // client before its own (a RESP3 subscriber's own PUBLISH) go to TakeReplies too.
+  std::optional<Reply> CallAs(uint64_t client, const std::vector<std::string>& argv);
+  // The replies the client received outside its own calls, oldest first (a blocked command's
+  // reply once a key woke it or its timeout passed, pub/sub messages); taking empties them.
+  std::vector<Reply> TakeReplies(uint64_t client = 1);
+  // Whether the client is blocked in a blocking command.
+  bool Blocked(uint64_t client = 1) const;
+  // Disconnects a client other than 1: its blocked command and state are forgotten.
+  void CloseClient(uint64_t client);
+  // Sets a client's protocol version (2 or 3).
+  void SetClientProtocol(uint64_t client, int32_t version);
+
   // -- the client and the server --
 
   // The protocol version client_protocol reports (2 or 3).

@@ -1,0 +1,168 @@
+// The blocked-session index, and the host API of blocking commands (call_block,
+// call_block_state, key_signal_ready) with the core's serving of ready keys and timeouts.
+#include "host/core/blocking.h"
+
+#include <algorithm>
+
+#include "host/core/api.h"
+#include "host/core/keys.h"
+
+namespace plinth::host {
+
+std::string Blocking::Slot(int32_t db, std::string_view key) {
+  std::string s(reinterpret_cast<const char*>(&db), sizeof db);
+  s.append(key);
+  return s;
+}
+
+void Blocking::Add(Session* s) {
+  BlockedCommand& b = *s->block;
+  b.seq = next_seq_++;
+  for (const std::string& k : b.keys) waiting_[Slot(b.db, k)].push_back(s);
+  if (b.deadline_ms >= 0) deadlines_.insert({b.deadline_ms, b.seq});
+  by_seq_[b.seq] = s;
+  sessions_++;
+}
+
+void Blocking::Remove(Session* s) {
+  if (!s->block) return;
+  BlockedCommand& b = *s->block;
+  for (const std::string& k : b.keys) {
+    auto it = waiting_.find(Slot(b.db, k));
+    if (it == waiting_.end()) continue;
+    auto& q = it->second;
+    q.erase(std::remove(q.begin(), q.end(), s), q.end());
+    if (q.empty()) waiting_.erase(it);
+  }
+  if (b.deadline_ms >= 0) deadlines_.erase({b.deadline_ms, b.seq});
+  by_seq_.erase(b.seq);
+  sessions_--;
+  s->block.reset();
+}
+
+void Blocking::Signal(int32_t db, std::string_view key) {
+  if (waiting_.empty()) return;
+  std::string slot = Slot(db, key);
+  if (waiting_.find(slot) == waiting_.end()) return;
+  for (const auto& r : ready_)
+    if (r.first == db && r.second == key) return;
+  ready_.emplace_back(db, std::string(key));
+}
+
+std::vector<std::pair<int32_t, std::string>> Blocking::TakeReady() {
+  std::vector<std::pair<int32_t, std::string>> r;
+  r.swap(ready_);
+  return r;
+}
+
+std::vector<Session*> Blocking::Waiters(int32_t db, std::string_view key) const {
+  auto it = waiting_.find(Slot(db, key));
+  if (it == waiting_.end()) return {};
+  return {it->second.begin(), it->second.end()};
+}
+
+int64_t Blocking::NextDeadline() const {
+  return deadlines_.empty() ? -1 : deadlines_.begin()->first;
+}
+
+std::vector<Session*> Blocking::Expired(int64_t now_ms) const {
+  std::vector<Session*> r;
+  for (const auto& [when, seq] : deadlines_) {
+    if (when > now_ms) break;
+    r.push_back(by_seq_.at(seq));
+  }
+  return r;
+}
+
+// -- the core's side --
+
+void Core::Rerun(Session& s, int32_t state) {
+  BlockedCommand& b = *s.block;
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  for (const std::string& a : b.argv) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  rerun_state_ = state;
+  rerun_reblocked_ = false;
+  const int32_t db = s.db;
+  s.db = b.db;
+  Execute(s, *b.sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
+  s.db = db;
+  rerun_state_ = PLINTH_BLOCK_NONE;
+  if (rerun_reblocked_ && state == PLINTH_BLOCK_WOKEN) return;  // still waiting, same place
+  blocking.Remove(&s);
+  env_->ClientUnblocked(s);
+}
+
+void Core::ServeBlocked() {
+  if (serving_) return;  // the loop below picks up what a rerun signals
+  serving_ = true;
+  while (blocking.HasReady()) {
+    for (const auto& [db, key] : blocking.TakeReady()) {
+      for (Session* s : blocking.Waiters(db, key)) {
+        if (!s->block) continue;  // served meanwhile through another key
+        const Entry* e = dbs[db].Find(key);
+        if (!e || EntryExpired(e, NowMs())) break;  // taken: the rest keep waiting
+        Rerun(*s, PLINTH_BLOCK_WOKEN);
+      }
+    }
+  }
+  serving_ = false;
+}
+
+void Core::ServeTimeouts(int64_t now_ms) {
+  for (Session* s : blocking.Expired(now_ms))
+    if (s->block) Rerun(*s, PLINTH_BLOCK_TIMEOUT);
+  ServeBlocked();
+}
+
+void Core::ForgetBlocked(Session& s) { blocking.Remove(&s); }
+
+namespace {
+
+int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, const size_t* klens,
+                  int64_t timeout_ms) {
+  Core& core = *c->core;
+  core.AssertMainThread("call_block");
+  Session* s = c->session;
+  if (!s || !c->sink || nkeys < 1 || !keys || !klens || timeout_ms < 0 || s->tx.executing ||
+      c->block_state == PLINTH_BLOCK_TIMEOUT)
+    return PLINTH_ERR;
+  if (c->block_state == PLINTH_BLOCK_WOKEN) {
+    core.NoteReblocked();
+    c->blocked = true;
+    return PLINTH_OK;
+  }
+  auto b = std::make_unique<BlockedCommand>();
+  b->sink = c->sink;
+  b->db = c->db;
+  for (int32_t i = 0; i < c->argc; ++i) b->argv.emplace_back(c->argv[i], c->argvlen[i]);
+  for (int32_t i = 0; i < nkeys; ++i) {
+    std::string k(keys[i], klens[i]);
+    if (std::find(b->keys.begin(), b->keys.end(), k) == b->keys.end())
+      b->keys.push_back(std::move(k));
+  }
+  b->deadline_ms = timeout_ms > 0 ? c->now_ms + timeout_ms : -1;
+  s->block = std::move(b);
+  core.blocking.Add(s);
+  c->blocked = true;
+  return PLINTH_OK;
+}
+
+int32_t CallBlockState(plinth_call_t* c) { return c->block_state; }
+
+void KeySignalReady(plinth_call_t* c, const char* k, size_t n) {
+  c->core->blocking.Signal(c->db, {k, n});
+}
+
+}  // namespace
+
+void FillBlockingApi(plinth_host_api_t* t) {
+  t->call_block = CallBlock;
+  t->call_block_state = CallBlockState;
+  t->key_signal_ready = KeySignalReady;
+}
+
+}  // namespace plinth::host

@@ -1,0 +1,67 @@
+// Blocking commands (BLPOP, BZPOPMIN, XREAD BLOCK, ...): which sessions wait on which keys, in
+// the order they blocked, the keys signalled ready since the last command, and the deadlines.
+// A blocked session's command is run again when a key it waits on is ready (after the command
+// that signalled it finished) or when its timeout passes; the plugin's handler decides, with
+// call_block_state, whether it can now reply. Contract: plugin.h's call_block. Main thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "host/core/registry.h"
+
+namespace plinth::host {
+
+struct Session;
+struct ReplySink;
+
+// What one blocked session waits for: its command (copied), its keys and its deadline.
+struct BlockedCommand {
+  ReplySink* sink = nullptr;
+  int32_t db = 0;
+  std::vector<std::string> argv;
+  std::vector<std::string> keys;  // distinct
+  int64_t deadline_ms = -1;       // -1: none
+  uint64_t seq = 0;               // blocking order, ties broken in deadlines
+};
+
+class Blocking {
+ public:
+  bool empty() const { return waiting_.empty(); }
+  // Registers s (whose block is set) as waiting on its keys, last in each key's queue.
+  void Add(Session* s);
+  // Forgets s's waits and deadline; clears s.block.
+  void Remove(Session* s);
+  // A key changed so that its waiters may be served; cheap when nobody waits on it.
+  void Signal(int32_t db, std::string_view key);
+  // Takes the keys signalled since the last call, in signal order.
+  std::vector<std::pair<int32_t, std::string>> TakeReady();
+  bool HasReady() const { return !ready_.empty(); }
+  // The sessions waiting on key in db, in blocking order (a copy: serving changes the queue).
+  std::vector<Session*> Waiters(int32_t db, std::string_view key) const;
+  // The earliest deadline (unix ms), or -1 when no blocked session has one.
+  int64_t NextDeadline() const;
+  // The sessions whose deadline is at or before now_ms, earliest first.
+  std::vector<Session*> Expired(int64_t now_ms) const;
+  // Number of blocked sessions (INFO blocked_clients).
+  size_t Count() const { return sessions_; }
+  // Number of keys someone waits on (INFO keyspace's blocking_keys).
+  size_t KeyCount() const { return waiting_.size(); }
+
+ private:
+  static std::string Slot(int32_t db, std::string_view key);
+  std::unordered_map<std::string, std::deque<Session*>, StringViewHash, std::equal_to<>> waiting_;
+  std::vector<std::pair<int32_t, std::string>> ready_;
+  std::set<std::pair<int64_t, uint64_t>> deadlines_;
+  std::unordered_map<uint64_t, Session*> by_seq_;
+  uint64_t next_seq_ = 1;
+  size_t sessions_ = 0;
+};
+
+}  // namespace plinth::host
