@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "host/shell/server.h"
 
@@ -106,6 +107,21 @@ void ReplyProtocolError(Client* c, const std::string& err) {
   c->session.close_after_reply = true;
 }
 
+// A blocked client's requests after the blocking one wait in its batch: their arguments are
+// copied out of the query buffer, which goes on reading meanwhile (so a client that goes away
+// is seen) without parsing.
+void KeepRest(Client* c, size_t from) {
+  Batch& b = c->batch;
+  for (size_t r = from; r < b.requests.size(); ++r) {
+    const Batch::Request& q = b.requests[r];
+    for (int32_t k = 0; k < q.argc; ++k) {
+      const size_t i = q.first + static_cast<size_t>(k);
+      b.argv[i] = b.copies.emplace_back(b.argv[i], b.argvlen[i]).data();
+    }
+  }
+  b.requests.erase(b.requests.begin(), b.requests.begin() + static_cast<std::ptrdiff_t>(from));
+}
+
 // Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
 // Each run of up to Core::kPrefetchBatch requests is looked up and has its keys prefetched
 // before the first of them runs; a pipeline shares the clock readings (Core::BeginRun).
@@ -128,9 +144,14 @@ void ExecuteBatch(Client* c) {
         core.Prefetch(c->session, run, n, !c->shell->io.Active());  // IO threads copy values
     }
     core.Execute(c->session, c->sink, run[j]);
+    if (c->session.block) {
+      KeepRest(c, i + 1);
+      break;
+    }
     if (!c->closed && !c->out.empty() && !ClientCheckOutputLimits(c)) break;
   }
   if (pipelined) core.EndRun();
+  if (c->session.block) return;  // the rest runs once it is served
   if (!b.error.empty() && !c->closed && !c->session.close_after_reply)
     ReplyProtocolError(c, b.error);
   b.Clear();
@@ -139,7 +160,7 @@ void ExecuteBatch(Client* c) {
 // Runs the parsed batch, then parses and runs the rest of the query buffer, batch after batch.
 void ProcessInput(Client* c) {
   Core& core = c->shell->core;
-  while (!c->session.close_after_reply && !c->closed) {
+  while (!c->session.close_after_reply && !c->closed && !c->session.block) {
     if (c->batch.requests.empty() && c->batch.error.empty()) {
       if (c->qpos >= c->qlen) break;
       ParseBatch(c, core.Authenticated(c->session));
@@ -203,16 +224,19 @@ void ClientReadInput(Client* c) {
     rd.status = ReadOnce(c);
   } while (rd.status == ReadJob::kData && c->notifies_writable);
   if (rd.status == ReadJob::kAgain && rd.bytes) rd.status = ReadJob::kData;
-  if (rd.status == ReadJob::kData) ParseBatch(c, rd.authed);
+  if (rd.status == ReadJob::kData && rd.parse) ParseBatch(c, rd.authed);
 }
 
 void ClientApplyRead(Client* c) {
   Shell& s = *c->shell;
   const ReadJob& rd = c->rd;
+  const bool resume = std::exchange(c->resume_input, false);
   s.core.stats.net_input_bytes += rd.bytes;
   if (rd.bytes) c->session.last_interaction_ms = s.core.NowMs();
   switch (rd.status) {
     case ReadJob::kAgain:
+      if (resume) ProcessInput(c);
+      if (c->closed) return;
       break;
     case ReadJob::kClosed:
       ClientClose(c);
@@ -245,11 +269,23 @@ void ClientReadable(Client* c) {
   }
   Shell& s = *c->shell;
   c->rd.authed = s.core.Authenticated(c->session);
+  c->rd.parse = !c->session.block;
   c->rd.query_limit = s.limits.query_buffer;
   if (s.io.Submit(c, ClientIo::kRead)) return;
   c->io_thread = 0;
   ClientReadInput(c);
   ClientApplyRead(c);
+}
+
+void ClientResume(Client* c) {
+  if (c->closed) return;
+  ClientQueueWrite(c);
+  if (c->io == ClientIo::kRead) {  // it owns the query buffer: go on when it comes back
+    c->resume_input = true;
+    return;
+  }
+  ProcessInput(c);
+  if (!c->closed && c->out_bytes) ClientQueueWrite(c);
 }
 
 void ClientQueueWrite(Client* c) {
@@ -328,6 +364,11 @@ void ClientClose(Client* c) {
     for (Client*& p : s.yielded_writes)
       if (p == c) p = nullptr;
   }
+  if (c->in_unblocked) {
+    for (Client*& p : s.unblocked)
+      if (p == c) p = nullptr;
+  }
+  if (c->session.block) s.core.ForgetBlocked(c->session);
   if (c->fd >= 0) uv_poll_stop(&c->poll);
   if (c->io == ClientIo::kIdle) ClientFinishClose(c);  // else when its job comes back
 }

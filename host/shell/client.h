@@ -73,6 +73,7 @@ enum class ClientIo : uint8_t { kIdle, kRead, kWrite };
 struct ReadJob {
   enum Status : uint8_t { kAgain, kData, kClosed, kNoMemory, kOverLimit };
   bool authed = false;      // in: parse as an authenticated client
+  bool parse = true;        // in: parse what was read (not while the client is blocked)
   int64_t query_limit = 0;  // in: client-query-buffer-limit
   Status status = kAgain;   // out
   uint64_t bytes = 0;       // out: bytes read
@@ -133,7 +134,9 @@ struct Client {
   int64_t soft_limit_since = 0;
   bool in_pending_writes = false;
   bool in_yielded_writes = false;
-  bool closed = false;  // being torn down; no more IO
+  bool in_unblocked = false;  // on Shell::unblocked
+  bool resume_input = false;  // unblocked while a read was in flight: run its input after it
+  bool closed = false;        // being torn down; no more IO
   int64_t ctime_ms = 0;
 
   ClientIo io = ClientIo::kIdle;
@@ -165,6 +168,9 @@ void ClientReadInput(Client* c);
 // Applies a finished read: limits, statistics, then runs the batch and queues the output.
 // Main thread.
 void ClientApplyRead(Client* c);
+// A blocked client got its reply: queues it and runs the requests that waited behind the
+// blocking one (after its read job, if one is in flight). Main thread.
+void ClientResume(Client* c);
 // Writes pending output: hands it to an IO thread, or writes inline. Main thread.
 void ClientFlushOutput(Client* c);
 // Fills c->wr from the output queue. Returns false when there is nothing to write. Main.

@@ -15,7 +15,9 @@ void CloseIdleClients(Shell& s) {
   // Collect first: closing a client removes it from the map being walked.
   std::vector<Client*> idle, over_soft;
   for (auto& [id, c] : s.clients) {
-    if (s.limits.timeout_s > 0 && now - c->session.last_interaction_ms > s.limits.timeout_s * 1000)
+    // A blocked client waits on purpose (Redis does not time it out either).
+    if (s.limits.timeout_s > 0 && !c->session.block &&
+        now - c->session.last_interaction_ms > s.limits.timeout_s * 1000)
       idle.push_back(c);
     else if (c->soft_limit_since)
       over_soft.push_back(c);

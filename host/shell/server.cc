@@ -177,12 +177,51 @@ void Shell::WritePending() {
   }
 }
 
+void Shell::ClientUnblocked(Session& s) {
+  auto it = clients.find(s.id);
+  if (it == clients.end() || it->second->in_unblocked) return;
+  it->second->in_unblocked = true;
+  unblocked.push_back(it->second);
+}
+
+void Shell::RunUnblocked() {
+  while (!unblocked.empty()) {
+    std::vector<Client*> batch;
+    batch.swap(unblocked);
+    for (Client* c : batch) {
+      if (!c) continue;
+      c->in_unblocked = false;
+      ClientResume(c);
+    }
+  }
+}
+
+void Shell::ServeBlockTimeouts() {
+  block_timer_due_ = -1;
+  core.ServeTimeouts(core.NowMs());
+}
+
+void Shell::ArmBlockTimer() {
+  const int64_t due = core.blocking.NextDeadline();
+  if (due == block_timer_due_ || stopped_) return;
+  block_timer_due_ = due;
+  if (due < 0) {
+    uv_timer_stop(&block_timer_);
+    return;
+  }
+  const int64_t wait = due - core.NowMs();
+  uv_timer_start(
+      &block_timer_, [](uv_timer_t* t) { static_cast<Shell*>(t->data)->ServeBlockTimeouts(); },
+      static_cast<uint64_t>(wait > 0 ? wait : 0), 0);
+}
+
 void Shell::Flush() {
   for (;;) {
     if (io.InFlight()) io.Complete();
+    RunUnblocked();
     WritePending();
-    if (!io.InFlight()) break;
-    io.WaitForCompletion();
+    if (!io.InFlight() && unblocked.empty()) break;
+    if (io.InFlight()) io.WaitForCompletion();
   }
   if (shutting_down && !stopped_) FinishStop();
 }
@@ -200,6 +239,7 @@ void Shell::FlushAfterPoll() {
 
 void Shell::FlushBeforePoll() {
   Flush();
+  if (!stopped_) ArmBlockTimer();
   if (yielded_writes.empty() || stopped_)
     uv_idle_stop(&yielded_idle_);
   else
@@ -281,6 +321,8 @@ int Shell::Run() {
   after_poll_.data = this;
   uv_check_start(&after_poll_, AfterPoll);
   uv_idle_init(loop, &yielded_idle_);
+  uv_timer_init(loop, &block_timer_);
+  block_timer_.data = this;
   CronStart(*this, &cron_);
   started = true;
   core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
@@ -325,11 +367,13 @@ void Shell::FinishStop() {
     uv_prepare_stop(&before_poll_);
     uv_check_stop(&after_poll_);
     uv_idle_stop(&yielded_idle_);
+    uv_timer_stop(&block_timer_);
     uv_signal_stop(&sig_int_);
     uv_signal_stop(&sig_term_);
     uv_close(reinterpret_cast<uv_handle_t*>(&before_poll_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&after_poll_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&yielded_idle_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&block_timer_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_int_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sig_term_), nullptr);
   }

@@ -53,6 +53,8 @@ class Shell final : public Env {
   // Clients whose write turn ended with the connection still taking bytes: they write again
   // after the next poll, without polling for writability.
   std::vector<Client*> yielded_writes;
+  // Blocked clients that got their reply: resumed in the next Flush.
+  std::vector<Client*> unblocked;
   std::vector<Listener*> listeners;
   Limits limits;
   IoSettings io_settings;
@@ -99,15 +101,25 @@ class Shell final : public Env {
   void InfoFields(std::string_view section, std::string* out) override;
   void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
+  void ClientUnblocked(Session& s) override;
+
+  // Serves the blocked clients whose timeout passed (the block timer).
+  void ServeBlockTimeouts();
 
  private:
   void FinishStop();
+  // Resumes the unblocked clients (ClientResume).
+  void RunUnblocked();
+  // Sets the block timer to the earliest blocked client's deadline.
+  void ArmBlockTimer();
 
   bool stopped_ = false;
   uv_prepare_t before_poll_;
   uv_check_t after_poll_;
   uv_idle_t yielded_idle_;  // active while yielded_writes is not empty: the poll does not sleep
   uv_timer_t cron_;
+  uv_timer_t block_timer_;
+  int64_t block_timer_due_ = -1;  // the deadline it is set for, -1: stopped
   uv_signal_t sig_int_, sig_term_;
   uv_async_t post_async_;
   std::mutex post_mu_;
