@@ -10,11 +10,12 @@ namespace plinth::host {
 const plinth_host_api_t* HostApi();
 
 // Fill the functions of one area into the table (api_*.cc).
-void FillCallApi(plinth_host_api_t* t);    // arguments, replies, keys, values, client
-void FillServerApi(plinth_host_api_t* t);  // registration, options, timers, logging
-void FillClientApi(plinth_host_api_t* t);  // client, propagation, info, config, server
-void FillTypeApi(plinth_host_api_t* t);    // writable payloads, encodings, unlink, events
+void FillCallApi(plinth_host_api_t* t);      // arguments, replies, keys, values, client
+void FillServerApi(plinth_host_api_t* t);    // registration, options, timers, logging
+void FillClientApi(plinth_host_api_t* t);    // client, propagation, info, config, server
+void FillTypeApi(plinth_host_api_t* t);      // writable payloads, encodings, unlink, events
 void FillBlockingApi(plinth_host_api_t* t);  // blocking commands
+void FillPubsubApi(plinth_host_api_t* t);    // other clients: push, subscriptions, events
 
 // Stops and frees a timer (timer_stop) through the env that started it.
 void TimerStop(plinth_timer_t* timer);

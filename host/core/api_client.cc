@@ -10,23 +10,37 @@
 
 namespace plinth::host {
 
+namespace {
+
+// CLIENT LIST's flags: b blocked, P subscribed, x in MULTI; N for none.
+std::string Flags(const Session& s) {
+  std::string f;
+  if (s.block) f += 'b';
+  if (s.sub_channels + s.sub_patterns > 0) f += 'P';
+  if (s.tx.active || s.tx.executing) f += 'x';
+  return f.empty() ? "N" : f;
+}
+
+}  // namespace
+
 std::string ClientListLine(const Session& s, const ConnFields& f) {
   std::string cmd = s.last_command ? s.last_command->name : "NULL";
   if (!s.last_subcommand.empty()) cmd += "|" + s.last_subcommand;
   const bool in_multi = s.tx.active || s.tx.executing;
   const long long multi = in_multi ? static_cast<long long>(s.tx.queue.size()) : -1;
   char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d "
-                "sub=0 psub=0 ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu "
-                "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
-                "redir=-1 resp=%d lib-name=%s lib-ver=%s io-thread=%d",
-                static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()),
-                f.addr.data(), static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd,
-                s.name.c_str(), static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s),
-                s.block ? "b" : in_multi ? "x" : "N", s.db, multi, f.qbuf, f.qbuf_free, s.tx.queued_bytes, f.rbs,
-                f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto, s.lib_name.c_str(),
-                s.lib_ver.c_str(), f.io_thread);
+  std::snprintf(
+      buf, sizeof buf,
+      "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d "
+      "sub=%lld psub=%lld ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu "
+      "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
+      "redir=-1 resp=%d lib-name=%s lib-ver=%s io-thread=%d",
+      static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()), f.addr.data(),
+      static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd, s.name.c_str(),
+      static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s), Flags(s).c_str(), s.db,
+      static_cast<long long>(s.sub_channels), static_cast<long long>(s.sub_patterns), multi, f.qbuf,
+      f.qbuf_free, s.tx.queued_bytes, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto,
+      s.lib_name.c_str(), s.lib_ver.c_str(), f.io_thread);
   return buf;
 }
 
@@ -182,13 +196,6 @@ void ServerShutdown(plinth_call_t* c, uint32_t) {
 
 }  // namespace
 
-void ClientEndTransaction(plinth_call_t* c) {
-  if (!c->session) return;
-  Transaction& t = c->session->tx;
-  if (!t.executing) t.EndMulti();  // RESET queued inside EXEC leaves EXEC's queue alone
-  t.Unwatch();
-}
-
 void FillClientApi(plinth_host_api_t* t) {
   t->replicate = Replicate;
   t->call_no_propagate = NoPropagate;
@@ -201,7 +208,6 @@ void FillClientApi(plinth_host_api_t* t) {
   t->client_authenticated = ClientAuthenticatedApi;
   t->client_set_authenticated = ClientSetAuthenticated;
   t->client_close_after_reply = ClientCloseAfterReply;
-  t->client_end_transaction = ClientEndTransaction;
   t->client_describe = ClientDescribeApi;
   t->client_kill = ClientKill;
   t->info_render = InfoRenderApi;

@@ -176,6 +176,7 @@ const plinth_host_api_t* HostApi() {
     FillClientApi(&t);
     FillTypeApi(&t);
     FillBlockingApi(&t);
+    FillPubsubApi(&t);
     return t;
   }();
   return &table;

@@ -118,7 +118,14 @@ void Core::ServeTimeouts(int64_t now_ms) {
   ServeBlocked();
 }
 
-void Core::ForgetBlocked(Session& s) { blocking.Remove(&s); }
+void Core::SessionClosed(Session& s) {
+  blocking.Remove(&s);
+  ClientEvent(s, PLINTH_CLIENT_CLOSED);
+}
+
+void Core::ClientEvent(const Session& s, uint32_t event) {
+  for (const ClientListener& l : registry.client_listeners) l.fn(l.ctx, s.id, event);
+}
 
 namespace {
 

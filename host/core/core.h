@@ -148,8 +148,10 @@ class Core {
   // Runs the commands of blocked sessions whose deadline is at or before now_ms with
   // PLINTH_BLOCK_TIMEOUT, then serves ready keys.
   void ServeTimeouts(int64_t now_ms);
-  // A blocked session's client went away: forget its wait.
-  void ForgetBlocked(Session& s);
+  // A session's client went away: forget its wait, tell the client listeners.
+  void SessionClosed(Session& s);
+  // Tells the client listeners PLINTH_CLIENT_* event of s.
+  void ClientEvent(const Session& s, uint32_t event);
   // call_block from a woken run: the session stays blocked.
   void NoteReblocked() { rerun_reblocked_ = true; }
 

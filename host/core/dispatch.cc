@@ -194,6 +194,15 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     SendError(sink, "NOAUTH Authentication required.");
     return;
   }
+  if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 &&
+      !(cmd->spec.flags & PLINTH_CMD_SUBSCRIBER)) {
+    cmd->stats.rejected++;
+    s.tx.aborted |= s.tx.active;
+    SendError(sink, "ERR Can't execute '" + cmd->name +
+                        "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+                        "allowed in this context");
+    return;
+  }
   if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
     Queue(s.tx, argc, argv, argvlen);
     plinth_reply_item_t queued{};

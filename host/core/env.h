@@ -70,6 +70,9 @@ class Env {
   // A blocked session got its reply (or timed out): its later commands may run now. The core
   // calls it while serving, so the env only queues the session for its next pass.
   virtual void ClientUnblocked(Session&) {}
+  // Sends one complete reply (client_push) to the client with that id. PLINTH_ERR when there
+  // is none.
+  virtual int32_t PushToClient(uint64_t, const plinth_reply_item_t*, size_t) { return PLINTH_ERR; }
   virtual void ConnReleased(plinth_conn_t*, uint64_t) {}
 };
 

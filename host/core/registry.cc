@@ -152,6 +152,7 @@ void Registry::RemoveOwner(const std::string& owner) {
   EraseOwned(consumers, owner);
   EraseOwned(info_sections, owner);
   EraseOwned(keyspace_listeners, owner);
+  EraseOwned(client_listeners, owner);
 }
 
 Command* Registry::FindCommand(std::string_view name) const {

@@ -51,6 +51,12 @@ struct KeyspaceListener {
   std::string owner;
 };
 
+struct ClientListener {
+  plinth_client_event_fn fn;
+  void* ctx;
+  std::string owner;
+};
+
 struct StreamConsumer {
   plinth_stream_consumer_spec_t spec{};
   std::string name, owner;
@@ -91,6 +97,7 @@ class Registry {
   std::vector<StreamConsumer> consumers;
   std::vector<InfoSection> info_sections;
   std::vector<KeyspaceListener> keyspace_listeners;
+  std::vector<ClientListener> client_listeners;
 
  private:
   std::unordered_map<std::string, Command*, StringViewHash, std::equal_to<>> by_name_;

@@ -29,8 +29,9 @@ struct Session {
   std::string last_subcommand;            // set for container commands (CLIENT LIST)
   int64_t last_interaction_ms = 0;
   uint64_t commands = 0;
-  Transaction tx;                         // MULTI queue and watched keys
-  std::unique_ptr<BlockedCommand> block;  // set while blocked (Core::blocking)
+  int64_t sub_channels = 0, sub_patterns = 0;  // client_set_subscriptions
+  Transaction tx;                              // MULTI queue and watched keys
+  std::unique_ptr<BlockedCommand> block;       // set while blocked (Core::blocking)
 };
 
 // What the env knows of a client's connection, for its CLIENT LIST line.

@@ -368,7 +368,7 @@ void ClientClose(Client* c) {
     for (Client*& p : s.unblocked)
       if (p == c) p = nullptr;
   }
-  if (c->session.block) s.core.ForgetBlocked(c->session);
+  s.core.SessionClosed(c->session);
   if (c->fd >= 0) uv_poll_stop(&c->poll);
   if (c->io == ClientIo::kIdle) ClientFinishClose(c);  // else when its job comes back
 }

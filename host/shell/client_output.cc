@@ -333,14 +333,16 @@ void ClientFlushOutput(Client* c) {
 }
 
 bool ClientCheckOutputLimits(Client* c) {
-  const Limits& l = c->shell->limits;
+  const Session& s = c->session;
+  const Limits::OutputLimit& l = s.sub_channels + s.sub_patterns > 0 ? c->shell->limits.out_pubsub
+                                                                     : c->shell->limits.out_normal;
   int64_t bytes = static_cast<int64_t>(c->out_bytes);
-  bool hard = l.out_hard > 0 && bytes >= l.out_hard;
+  bool hard = l.hard > 0 && bytes >= l.hard;
   bool soft = false;
-  if (l.out_soft > 0 && bytes >= l.out_soft) {
+  if (l.soft > 0 && bytes >= l.soft) {
     int64_t now = c->shell->core.NowMs();
     if (!c->soft_limit_since) c->soft_limit_since = now;
-    soft = now - c->soft_limit_since >= l.out_soft_seconds * 1000;
+    soft = now - c->soft_limit_since >= l.soft_seconds * 1000;
   } else {
     c->soft_limit_since = 0;
   }

@@ -10,7 +10,8 @@ namespace plinth::host {
 namespace {
 
 void CloseIdleClients(Shell& s) {
-  if (s.limits.timeout_s <= 0 && s.limits.out_soft <= 0) return;
+  if (s.limits.timeout_s <= 0 && s.limits.out_normal.soft <= 0 && s.limits.out_pubsub.soft <= 0)
+    return;
   int64_t now = s.core.NowMs();
   // Collect first: closing a client removes it from the map being walked.
   std::vector<Client*> idle, over_soft;

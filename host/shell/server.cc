@@ -184,6 +184,15 @@ void Shell::ClientUnblocked(Session& s) {
   unblocked.push_back(it->second);
 }
 
+int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) {
+  auto it = clients.find(id);
+  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  Client* c = it->second;
+  for (size_t i = 0; i < n; ++i) c->sink.Item(items[i]);
+  if (ClientCheckOutputLimits(c)) ClientQueueWrite(c);
+  return PLINTH_OK;
+}
+
 void Shell::RunUnblocked() {
   while (!unblocked.empty()) {
     std::vector<Client*> batch;

@@ -25,7 +25,11 @@ struct Limits {
   int64_t maxclients = 10000;
   int64_t timeout_s = 0;
   int64_t query_buffer = 1LL << 30;
-  int64_t out_hard = 0, out_soft = 0, out_soft_seconds = 0;  // normal class
+  struct OutputLimit {
+    int64_t hard = 0, soft = 0, soft_seconds = 0;  // bytes, bytes, seconds; 0: none
+  };
+  OutputLimit out_normal;
+  OutputLimit out_pubsub{32 << 20, 8 << 20, 60};  // clients that subscribe
   bool protected_mode = true;
   int64_t hz = 10;
 };
@@ -102,6 +106,7 @@ class Shell final : public Env {
   void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
   void ClientUnblocked(Session& s) override;
+  int32_t PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) override;
 
   // Serves the blocked clients whose timeout passed (the block timer).
   void ServeBlockTimeouts();

@@ -60,14 +60,14 @@ int32_t ApplyIoPark(void* ctx, const char*, const char*, size_t, int64_t n, char
   return PLINTH_OK;
 }
 
-// "normal <hard> <soft> <seconds> [replica ...] [pubsub ...]": the normal class is enforced;
-// the other classes are accepted for compatibility and kept in the option's text.
+// "normal <hard> <soft> <seconds> [replica ...] [pubsub ...]": the normal and pubsub classes
+// are enforced (a class not named keeps its limits); replica is accepted for compatibility
+// and kept in the option's text.
 int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int64_t, char* err,
                          size_t errlen) {
   std::istringstream in(std::string(v, len));
   std::string cls, hard, soft, secs;
-  bool normal_seen = false;
-  int64_t h = 0, so = 0, se = 0;
+  Limits::OutputLimit normal = LimitsOf(ctx).out_normal, pubsub = LimitsOf(ctx).out_pubsub;
   while (in >> cls) {
     if (!(in >> hard >> soft >> secs))
       return ApplyFail(err, errlen, "Wrong number of arguments in buffer limit configuration.");
@@ -78,19 +78,16 @@ int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int6
                        "Error in hard, soft or soft_seconds setting in buffer limit "
                        "configuration.");
     if (cls == "normal") {
-      normal_seen = true;
-      h = a, so = b, se = c;
-    } else if (cls != "replica" && cls != "slave" && cls != "pubsub") {
+      normal = {a, b, c};
+    } else if (cls == "pubsub") {
+      pubsub = {a, b, c};
+    } else if (cls != "replica" && cls != "slave") {
       return ApplyFail(err, errlen,
                        "Invalid client class specified in buffer limit configuration.");
     }
   }
-  if (normal_seen) {
-    Limits& l = LimitsOf(ctx);
-    l.out_hard = h;
-    l.out_soft = so;
-    l.out_soft_seconds = se;
-  }
+  LimitsOf(ctx).out_normal = normal;
+  LimitsOf(ctx).out_pubsub = pubsub;
   return PLINTH_OK;
 }
 

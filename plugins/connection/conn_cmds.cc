@@ -56,6 +56,12 @@ void ReplyHello(const Call& c) {
 
 void Ping(Call& c) {
   if (c.argc() > 2) return c.Error("ERR wrong number of arguments for 'ping' command");
+  // A RESP2 subscriber gets PING's subscriber form: ["pong", message or ""].
+  if (Api().client_protocol(c.raw()) == 2 && Api().client_subscriptions(c.raw()) > 0) {
+    c.Array(2);
+    c.Bulk("pong");
+    return c.Bulk(c.argc() == 2 ? c.arg(1) : std::string_view());
+  }
   if (c.argc() == 2) return c.Bulk(c.arg(1));
   c.Simple("PONG");
 }
@@ -75,7 +81,7 @@ void Quit(Call& c) {
 }
 
 void Reset(Call& c) {
-  Api().client_end_transaction(c.raw());
+  Api().client_reset(c.raw());
   Api().client_select(c.raw(), 0);
   Api().client_set_protocol(c.raw(), 2);
   SetName(c, "");

@@ -9,9 +9,12 @@ constexpr uint32_t kF = PLINTH_CMD_FAST;
 constexpr uint32_t kNoAuth = PLINTH_CMD_NOAUTH;
 constexpr uint32_t kNoScript = PLINTH_CMD_NOSCRIPT;
 constexpr uint32_t kLoadingStale = PLINTH_CMD_LOADING | PLINTH_CMD_STALE;
+// Run at once inside MULTI and allowed to a RESP2 subscriber.
+constexpr uint32_t kInMulti = PLINTH_CMD_SKIP_MULTI | PLINTH_CMD_SUBSCRIBER;
 
 const sdk::CommandDef kCommands[] = {
-    {"ping", -1, kF, 0, 0, 0, Ping, "connection", "[message]", "Ping the server", "1.0.0"},
+    {"ping", -1, kF | PLINTH_CMD_SUBSCRIBER, 0, 0, 0, Ping, "connection", "[message]",
+     "Ping the server", "1.0.0"},
     {"echo", 2, kF | kLoadingStale, 0, 0, 0, Echo, "connection", "message", "Echo the given string",
      "1.0.0"},
     {"select", 2, kF | kLoadingStale, 0, 0, 0, Select, "connection", "index",
@@ -20,10 +23,10 @@ const sdk::CommandDef kCommands[] = {
      "[username] password", "Authenticate to the server", "1.0.0"},
     {"hello", -1, kF | kNoScript | kNoAuth | kLoadingStale, 0, 0, 0, Hello, "connection",
      "[protover [AUTH username password] [SETNAME clientname]]", "Handshake with Redis", "6.0.0"},
-    {"quit", -1, kF | kNoScript | kNoAuth | kLoadingStale | PLINTH_CMD_SKIP_MULTI, 0, 0, 0, Quit,
-     "connection", nullptr, "Close the connection", "1.0.0"},
-    {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale | PLINTH_CMD_SKIP_MULTI, 0, 0, 0, Reset,
-     "connection", nullptr, "Reset the connection", "6.2.0"},
+    {"quit", -1, kF | kNoScript | kNoAuth | kLoadingStale | kInMulti, 0, 0, 0, Quit, "connection",
+     nullptr, "Close the connection", "1.0.0"},
+    {"reset", 1, kF | kNoScript | kNoAuth | kLoadingStale | kInMulti, 0, 0, 0, Reset, "connection",
+     nullptr, "Reset the connection", "6.2.0"},
     {"client", -2, kNoScript | kLoadingStale, 0, 0, 0, Client, "connection",
      "<ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
      "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "

@@ -167,7 +167,7 @@ FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 816);
+MIN_SIZE(plinth_host_api_t, 848);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -262,7 +262,7 @@ FIELD(plinth_host_api_t, key_string_resize, 704, 8);
 FIELD(plinth_host_api_t, key_string_set, 712, 8);
 FIELD(plinth_host_api_t, conn_notify, 720, 8);
 FIELD(plinth_host_api_t, conn_released, 728, 8);
-FIELD(plinth_host_api_t, client_end_transaction, 736, 8);
+FIELD(plinth_host_api_t, client_reset, 736, 8);
 FIELD(plinth_host_api_t, key_touched, 744, 8);
 FIELD(plinth_host_api_t, key_payload_mut, 752, 8);
 FIELD(plinth_host_api_t, value_encoding_name, 760, 8);
@@ -272,6 +272,10 @@ FIELD(plinth_host_api_t, keyspace_listener_register, 784, 8);
 FIELD(plinth_host_api_t, call_block, 792, 8);
 FIELD(plinth_host_api_t, call_block_state, 800, 8);
 FIELD(plinth_host_api_t, key_signal_ready, 808, 8);
+FIELD(plinth_host_api_t, client_push, 816, 8);
+FIELD(plinth_host_api_t, client_set_subscriptions, 824, 8);
+FIELD(plinth_host_api_t, client_subscriptions, 832, 8);
+FIELD(plinth_host_api_t, client_listener_register, 840, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);
@@ -292,6 +296,9 @@ CONST(PLINTH_CMD_PUBSUB, 0x0200u);
 CONST(PLINTH_CMD_NOPROPAGATE, 0x0400u);
 CONST(PLINTH_CMD_SKIP_MULTI, 0x0800u);
 CONST(PLINTH_CMD_BLOCKING, 0x1000u);
+CONST(PLINTH_CMD_SUBSCRIBER, 0x2000u);
+CONST(PLINTH_CLIENT_CLOSED, 1u);
+CONST(PLINTH_CLIENT_RESET, 2u);
 CONST(PLINTH_RDB_LIST, 1u);
 CONST(PLINTH_RDB_SET, 2u);
 CONST(PLINTH_RDB_HASH, 4u);

@@ -4,6 +4,7 @@
 #ifndef PLINTH_FAKEHOST_FAKE_ENV_H
 #define PLINTH_FAKEHOST_FAKE_ENV_H
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,8 @@ class FakeEnv final : public host::Env {
   int64_t now_ms = FakeHost::kDefaultTimeMs;
   host::Session* session = nullptr;  // the one client
   bool shutdown_requested = false;
+  // Delivers client_push to a fake client; set by the fake host.
+  std::function<int32_t(uint64_t, const plinth_reply_item_t*, size_t)> push;
 
   // Fires, in time order, every timer due up to now_ms + ms, the clock at each one's time.
   void Advance(int64_t ms);
@@ -48,6 +51,9 @@ class FakeEnv final : public host::Env {
   int64_t KillClients(host::Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { shutdown_requested = true; }
   void InfoFields(std::string_view section, std::string* out) override;
+  int32_t PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) override {
+    return push ? push(id, items, n) : PLINTH_ERR;
+  }
 
  private:
   struct Timer : plinth_timer {

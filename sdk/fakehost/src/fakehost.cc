@@ -97,6 +97,12 @@ struct FakeHost::Impl {
     session.id = 1;
     session.authenticated = true;
     clients[1].reset(&main_client);
+    env.push = [this](uint64_t id, const plinth_reply_item_t* items, size_t n) {
+      auto it = clients.find(id);
+      if (it == clients.end()) return PLINTH_ERR;
+      for (size_t i = 0; i < n; ++i) it->second->sink.Item(items[i]);
+      return PLINTH_OK;
+    };
     table = *core.api;
     core.api = &table;
     std::string err;
@@ -223,7 +229,7 @@ bool FakeHost::Blocked(uint64_t client) const {
 void FakeHost::CloseClient(uint64_t client) {
   auto it = impl_->clients.find(client);
   if (client == 1 || it == impl_->clients.end()) return;
-  impl_->core.ForgetBlocked(it->second->session);
+  impl_->core.SessionClosed(it->second->session);
   impl_->clients.erase(it);
 }
 

@@ -90,6 +90,8 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 /* runs at once inside MULTI instead of being queued (QUIT, RESET; the host's EXEC, DISCARD) */
 #define PLINTH_CMD_SKIP_MULTI 0x0800u
 #define PLINTH_CMD_BLOCKING 0x1000u /* may block the client (BLPOP); COMMAND INFO's "blocking" */
+/* allowed to a RESP2 client in subscriber mode ((P)SUBSCRIBE, (P)UNSUBSCRIBE, PING, QUIT, RESET) */
+#define PLINTH_CMD_SUBSCRIBER 0x2000u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -445,6 +447,13 @@ typedef struct plinth_type_spec {
 typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type,
                                             const char* event, const char* key, size_t klen);
 
+/* client listener events */
+#define PLINTH_CLIENT_CLOSED 1u /* the connection is gone */
+#define PLINTH_CLIENT_RESET 2u  /* RESET (client_reset) */
+
+/* Hears a client event (client_listener_register). THREAD: main. */
+typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t event);
+
 /* call_block_state */
 #define PLINTH_BLOCK_NONE 0    /* the command's first run */
 #define PLINTH_BLOCK_WOKEN 1   /* a key the blocked client waits on was signalled ready */
@@ -790,9 +799,11 @@ struct plinth_host_api {
 
   /* -- transactions and key signals (THREAD: main) -- */
 
-  /* since 1.0: ends the calling client's MULTI, dropping what it queued, and unwatches every
-   * key it watches (what RESET does). OWNERSHIP: none. THREAD: main. */
-  void (*client_end_transaction)(plinth_call_t* call);
+  /* since 1.0: resets the host's state of the calling client as RESET does: ends its MULTI,
+   * dropping what it queued, unwatches every key, and tells the client listeners
+   * PLINTH_CLIENT_RESET (the pub/sub plugin drops its subscriptions). OWNERSHIP: none.
+   * THREAD: main. */
+  void (*client_reset)(plinth_call_t* call);
   /* since 1.0: signals that key in the call's database changed without a key_* write (a
    * plugin type's payload mutated in place), so WATCH sees it. The host's key_* writes signal
    * by themselves. OWNERSHIP: key borrowed for the call. THREAD: main. */
@@ -849,6 +860,28 @@ struct plinth_host_api {
    * existing stream). Creating a key signals it by itself. Cheap when nobody waits on it.
    * OWNERSHIP: key borrowed for the call. THREAD: main. */
   void (*key_signal_ready)(plinth_call_t* call, const char* key, size_t klen);
+
+  /* -- pub/sub: other clients (THREAD: main) -- */
+
+  /* since 1.0: sends one complete reply to client client_id outside its commands (a pub/sub
+   * message): items in the order a handler emits them (an aggregate's header, then its
+   * elements), encoded for that client's protocol (PLINTH_REPLY_PUSH is an array in RESP2) and
+   * queued after its pending output, within its output buffer limits (the pubsub class while it
+   * subscribes). Returns PLINTH_OK, or PLINTH_ERR when there is no such client or the items are
+   * not one complete reply. OWNERSHIP: items and their data copied. THREAD: main. */
+  int32_t (*client_push)(plinth_plugin_t* self, uint64_t client_id,
+                         const plinth_reply_item_t* items, size_t n);
+  /* since 1.0: records how many channels and patterns the calling client subscribes to (the
+   * pub/sub plugin keeps the subscriptions themselves). While their sum is above 0 a RESP2
+   * client may run only PLINTH_CMD_SUBSCRIBER commands, its output limits are the pubsub class,
+   * and CLIENT LIST shows sub=, psub= and flag P. THREAD: main. */
+  void (*client_set_subscriptions)(plinth_call_t* call, int64_t channels, int64_t patterns);
+  /* since 1.0: the calling client's channels plus patterns (PING's subscriber form). */
+  int64_t (*client_subscriptions)(plinth_call_t* call);
+  /* since 1.0: adds a listener of client events (PLINTH_CLIENT_*). OWNERSHIP: ctx must outlive
+   * the plugin. THREAD: main, init only. */
+  int32_t (*client_listener_register)(plinth_plugin_t* self, plinth_client_event_fn fn,
+                                      void* ctx);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

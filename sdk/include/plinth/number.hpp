@@ -1,0 +1,73 @@
+// plinth/number.hpp - header-only C++17 float parsing and formatting with Redis's exact rules,
+// for plugins: string2ld and ld2string's human mode (INCRBYFLOAT, HINCRBYFLOAT).
+//
+// Standard library only, no ABI types. Every function is pure and THREAD: any (strtold and
+// snprintf read the C locale; the server never changes it from "C").
+#ifndef PLINTH_NUMBER_HPP
+#define PLINTH_NUMBER_HPP
+
+#include <cerrno>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace plinth::number {
+
+// Redis refuses float texts of MAX_LONG_DOUBLE_CHARS (5 KiB) or more.
+inline constexpr size_t kMaxLongDoubleChars = 5 * 1024;
+
+// Parses s as a long double the way Redis's string2ld does (INCRBYFLOAT, HINCRBYFLOAT): strtold
+// over the whole text, no leading space, no NaN, no overflow to infinity and no underflow to
+// zero ("inf" and hex floats are accepted) and no embedded NUL. Texts of kMaxLongDoubleChars
+// bytes or more are refused. Returns true and stores the value in *out (when out is not null);
+// returns false and leaves *out untouched otherwise. THREAD: any.
+inline bool ParseLongDouble(std::string_view s, long double* out) {
+  if (s.empty() || s.size() >= kMaxLongDoubleChars) return false;
+  char buf[kMaxLongDoubleChars];
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  errno = 0;
+  char* end = nullptr;
+  long double value = std::strtold(buf, &end);
+  // An embedded NUL stops strtold early: the whole text must have been read.
+  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
+      static_cast<size_t>(end - buf) != s.size()) {
+    return false;
+  }
+  if (errno == ERANGE && (std::isinf(value) || std::fpclassify(value) == FP_ZERO)) return false;
+  if (std::isnan(value)) return false;
+  if (out) *out = value;
+  return true;
+}
+
+// Formats v like Redis's human-friendly long double form (ld2string with LD_STR_HUMAN):
+// "%.17Lf" with the trailing zeros (and a trailing '.') removed, "-0" written as "0", and
+// "inf", "-inf", "nan" for the special values. Returns the text (a new string; it may be a few
+// thousand bytes for huge values). THREAD: any.
+inline std::string FormatLongDouble(long double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  // The largest long double needs about 4950 characters in %.17Lf.
+  std::string buf(kMaxLongDoubleChars, '\0');
+  int n = std::snprintf(buf.data(), buf.size(), "%.17Lf", v);
+  if (n < 0) return "0";
+  if (static_cast<size_t>(n) >= buf.size()) {
+    buf.assign(static_cast<size_t>(n) + 1, '\0');
+    std::snprintf(buf.data(), buf.size(), "%.17Lf", v);
+  }
+  buf.resize(static_cast<size_t>(n));
+  if (buf.find('.') != std::string::npos) {
+    while (buf.back() == '0') buf.pop_back();
+    if (buf.back() == '.') buf.pop_back();
+  }
+  if (buf == "-0") buf = "0";
+  return buf;
+}
+
+}  // namespace plinth::number
+
+#endif  // PLINTH_NUMBER_HPP
