@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Differential test: runs the command script (commands.txt) against a fresh Debian
-redis-server and a fresh plinth-server per section and requires identical reply bytes, except
-where a mark in the script says how a field that differs by nature is compared.
+"""Differential test: runs the command scripts (commands.txt and the other *.txt beside this
+file, one per plugin family) against a fresh Debian redis-server and a fresh plinth-server per
+section and requires identical reply bytes, except where a mark in the script says how a field
+that differs by nature is compared.
 Exit 0: all equal; 1: a mismatch (each printed); 77: /usr/bin/redis-server is missing."""
 
 import argparse
@@ -166,7 +167,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--server", required=True, help="path of plinth-server")
     ap.add_argument("--redis", default="/usr/bin/redis-server")
-    ap.add_argument("--script", default=os.path.join(HERE, "commands.txt"))
+    ap.add_argument("--script", action="append",
+                    help="a command script (repeatable; default: every *.txt beside run.py)")
     ap.add_argument("--section", action="append", help="run only these sections")
     ap.add_argument("--require-all-plugins", action="store_true",
                     help="fail instead of skipping sections whose plugins are not built")
@@ -177,7 +179,9 @@ def main():
     if not os.path.exists(args.redis):
         print("SKIP: %s is missing (apt-get install redis-server)" % args.redis)
         return support.SKIP
-    sections = script.load(args.script)
+    scripts = args.script or sorted(
+        os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".txt"))
+    sections = [s for path in scripts for s in script.load(path)]
     have = set(support.available_plugins(args.server))
     mismatches = []
 
