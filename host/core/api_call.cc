@@ -164,7 +164,7 @@ int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uin
   const int64_t expire = e && (flags & PLINTH_SET_KEEPTTL) ? EntryExpireMs(e) : -1;
   if (!CallDb(c).Set({k, n}, h, e, v, expire)) return PLINTH_ERR;
   c->core->KeyTouched(c->db, {k, n});
-  if (!e) c->core->blocking.Signal(c->db, {k, n});
+  if (!e) c->core->KeyCreated(c->db, {k, n});
   return PLINTH_OK;
 }
 
@@ -230,7 +230,7 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   s.dirty++;
   if (!(flags & PLINTH_MOVE_COPY)) s.KeyTouched(c->db, sk);
   s.KeyTouched(dst_db, dk);
-  if (!d) s.blocking.Signal(dst_db, dk);
+  if (!d) s.KeyCreated(dst_db, dk);
   return 1;
 }
 
@@ -268,6 +268,7 @@ char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) 
   if (!e) {
     e = CallDb(c).SetString({k, n}, h, nullptr, "", 0, false);
     if (!e) return nullptr;
+    c->core->KeyCreated(c->db, {k, n});
   } else if (EntryValue(e)->type != PLINTH_TYPE_STRING) {
     return nullptr;
   }
@@ -283,8 +284,10 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
                      uint32_t flags) {
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
+  const bool created = !e;
   e = CallDb(c).SetString({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL);
   if (!e) return PLINTH_ERR;
+  if (created) c->core->KeyCreated(c->db, {k, n});
   plinth_value* v = EntryValue(e);
   if ((flags & PLINTH_SET_NO_INT_ENCODING) && v->encoding == PLINTH_ENC_INT)
     v->encoding = v->len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;

@@ -65,11 +65,15 @@ int32_t KeyUnlink(plinth_call_t* c, const char* k, size_t n) {
 }
 
 void KeyspaceEvent(plinth_call_t* c, uint32_t type, const char* event, const char* k, size_t n) {
-  for (const KeyspaceListener& l : c->core->registry.keyspace_listeners)
-    l.fn(l.ctx, c->db, type, event, k, n);
+  if (event && k) c->core->Notify(c->db, type, event, {k, n});
 }
 
 }  // namespace
+
+void Core::Notify(int32_t db, uint32_t type, const char* event, std::string_view key) {
+  for (const KeyspaceListener& l : registry.keyspace_listeners)
+    l.fn(l.ctx, db, type, event, key.data(), key.size());
+}
 
 void FillTypeApi(plinth_host_api_t* t) {
   t->key_payload_mut = KeyPayloadMut;

@@ -123,6 +123,14 @@ class Core {
   void KeyTouched(int32_t db, std::string_view key, bool expiry = false) {
     if (!watches.empty()) watches.Touched(db, key, dbs[db], expiry);
   }
+  // A key was created in db (by any key_* write): wakes the clients blocked on it and raises
+  // the "new" keyspace event.
+  void KeyCreated(int32_t db, std::string_view key) {
+    blocking.Signal(db, key);
+    if (!registry.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_NEW, "new", key);
+  }
+  // Raises a keyspace event (keyspace_event) for every keyspace listener.
+  void Notify(int32_t db, uint32_t type, const char* event, std::string_view key);
   // Between these, what the commands propagate is one unit: MULTI before the first effect,
   // EXEC after the last (none when nothing was propagated). For EXEC.
   void BeginExecUnit() { exec_unit_ = true; }

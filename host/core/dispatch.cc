@@ -111,6 +111,7 @@ void Core::ExpireKey(int32_t db, std::string_view key) {
   KeyTouched(db, key, true);
   stats.expired_keys++;
   dirty++;
+  if (!registry.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
   if (registry.consumers.empty()) return;
   const char* argv[2] = {"DEL", key.data()};
   size_t lens[2] = {3, key.size()};
