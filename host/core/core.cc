@@ -17,6 +17,7 @@ constexpr int kSamplesPerRound = 20;
 Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread::get_id()) {
   start_ms = NowMs();
   RegisterTransactionCommands(*this);
+  exec_cmd_ = registry.FindCommand("exec");
 }
 
 Core::~Core() {

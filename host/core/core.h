@@ -205,9 +205,13 @@ class Core {
   std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
   bool plugins_shut_down_ = false;
   bool run_ = false;
+  // Answers a command refused before it ran (arity, auth, subscriber mode) with msg; inside
+  // MULTI it aborts the transaction, and a refused EXEC ends it with EXECABORT.
+  void Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg);
   // Runs s's blocked command again with call_block_state state; unblocks s unless it blocked
   // again from a woken run.
   void Rerun(Session& s, int32_t state);
+  Command* exec_cmd_ = nullptr;              // the host's EXEC
   int32_t exec_depth_ = 0;                   // Execute calls in progress
   int32_t rerun_state_ = PLINTH_BLOCK_NONE;  // the next Execute is a rerun of a blocked one
   bool rerun_reblocked_ = false;

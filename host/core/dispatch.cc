@@ -160,6 +160,19 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   Execute(s, sink, r);
 }
 
+void Core::Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg) {
+  cmd->stats.rejected++;
+  if (cmd == exec_cmd_) {  // a refused EXEC discards the transaction, in MULTI or not (Redis)
+    s.tx.EndMulti();
+    s.tx.Unwatch();
+    const size_t code = msg.find(' ');
+    return SendError(sink, "EXECABORT Transaction discarded because of: " +
+                               msg.substr(msg.compare(0, code, "ERR") == 0 ? code + 1 : 0));
+  }
+  s.tx.aborted |= s.tx.active;
+  SendError(sink, msg);
+}
+
 void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   const int32_t argc = r.argc;
   const char* const* argv = r.argv;
@@ -183,26 +196,16 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   } else if (!s.last_subcommand.empty()) {
     s.last_subcommand.clear();
   }
-  if (!ArityOk(cmd, argc)) {
-    cmd->stats.rejected++;
-    s.tx.aborted |= s.tx.active;
-    SendError(sink, "ERR wrong number of arguments for '" + cmd->name + "' command");
-    return;
-  }
-  if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH)) {
-    cmd->stats.rejected++;
-    s.tx.aborted |= s.tx.active;
-    SendError(sink, "NOAUTH Authentication required.");
-    return;
-  }
+  if (!ArityOk(cmd, argc))
+    return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
+  if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
+    return Reject(s, sink, cmd, "NOAUTH Authentication required.");
   if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 &&
       !(cmd->spec.flags & PLINTH_CMD_SUBSCRIBER)) {
-    cmd->stats.rejected++;
-    s.tx.aborted |= s.tx.active;
-    SendError(sink, "ERR Can't execute '" + cmd->name +
-                        "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
-                        "allowed in this context");
-    return;
+    return Reject(s, sink, cmd,
+                  "ERR Can't execute '" + cmd->name +
+                      "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+                      "allowed in this context");
   }
   if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
     Queue(s.tx, argc, argv, argvlen);

@@ -3,12 +3,14 @@
 
 #include <plinth/text.hpp>
 
+#include <algorithm>
+
 namespace plinth::common {
 
 bool ArityFits(int32_t arity, int argc) { return arity >= 0 ? argc == arity : argc >= -arity; }
 
 std::string ErrorArg(std::string_view s, size_t max) {
-  std::string out(s.substr(0, max));
+  std::string out(s.substr(0, std::min(max, s.find('\0'))));  // Redis quotes a C string
   for (char& c : out)
     if (c == '\r' || c == '\n') c = ' ';
   return out;

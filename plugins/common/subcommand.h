@@ -33,8 +33,9 @@ int FindSubcommand(std::string_view container, const SubcommandDef (&defs)[N], s
 // True when argc satisfies a Redis arity (N exact, -N at least N).
 bool ArityFits(int32_t arity, int argc);
 
-// Copies s for use inside an error reply: CR and LF become spaces (they would break the
-// protocol line) and at most max bytes are kept.
+// Copies s for use inside an error reply as Redis quotes an argument (a C string): it ends at
+// a NUL byte, CR and LF become spaces (they would break the protocol line) and at most max
+// bytes are kept.
 std::string ErrorArg(std::string_view s, size_t max = 128);
 
 // Error texts shared by many commands, byte-exact with Redis.

@@ -46,6 +46,20 @@ HOSTAPI_CASE("transactions: misuse gets Redis's errors and does not abort") {
   CHECK(Run(t, {"WATCH"}) == "(error) ERR wrong number of arguments for 'watch' command");
 }
 
+HOSTAPI_CASE("transactions: EXEC refused for its arity discards the transaction") {
+  T t;
+  CHECK(Run(t, {"MULTI"}) == "OK");
+  CHECK(Run(t, {"SET", "k", "v"}) == "QUEUED");
+  CHECK(Run(t, {"EXEC", "x"}) ==
+        "(error) EXECABORT Transaction discarded because of: wrong number of arguments for "
+        "'exec' command");
+  CHECK(Run(t, {"EXEC"}) == "(error) ERR EXEC without MULTI");
+  CHECK(Run(t, {"GET", "k"}) == "(nil)");
+  CHECK(Run(t, {"EXEC", "x"}) ==  // outside MULTI too, as Redis 7.0 answers
+        "(error) EXECABORT Transaction discarded because of: wrong number of arguments for "
+        "'exec' command");
+}
+
 HOSTAPI_CASE("transactions: RESET ends MULTI and unwatches") {
   T t;
   CHECK(Run(t, {"MULTI"}) == "OK");
