@@ -12,7 +12,8 @@ import sys
 import tempfile
 import time
 
-DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys"]
+DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys", "hash", "list", "set",
+                   "zset", "pubsub"]
 SKIP = 77  # CTest SKIP_RETURN_CODE
 
 
