@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """redis-benchmark against a real plinth-server: PING (inline and multibulk), SET, GET, INCR
-and MSET, plain, pipelined (-P 16) and over RESP3 (-3). Every test must print its "requests per
-second" line and nothing may mention an error. No timing is asserted."""
+and MSET, plain, pipelined (-P 16) and over RESP3 (-3), and its whole default suite (no -t:
+lists, sets, hashes, sorted sets, LRANGE) plain and at -P 16. Every test must print its
+"requests per second" line and nothing may mention an error. No timing is asserted."""
 
 import os
 import re
@@ -21,6 +22,12 @@ if not os.path.exists(BENCH):
 
 TESTS = "ping,set,get,incr,mset"
 EXPECTED = ["PING_INLINE", "PING_MBULK", "SET", "GET", "INCR", "MSET (10 keys)"]
+# What the default suite (no -t) prints, in order.
+DEFAULT_SUITE = EXPECTED[:5] + [
+    "LPUSH", "RPUSH", "LPOP", "RPOP", "SADD", "HSET", "SPOP", "ZADD", "ZPOPMIN",
+    "LPUSH (needed to benchmark LRANGE)", "LRANGE_100 (first 100 elements)",
+    "LRANGE_300 (first 300 elements)", "LRANGE_500 (first 500 elements)",
+    "LRANGE_600 (first 600 elements)", "MSET (10 keys)"]
 ERROR_WORDS = re.compile(r"ERR|error", re.I)
 # Printed when CONFIG GET save / appendonly return nothing: worth seeing, not a failed request.
 NOTICE_WORDS = re.compile(r"WARNING|Could not")
@@ -29,10 +36,11 @@ checks = support.Checks(__doc__)
 check = checks.check
 
 
-def bench(port, *extra, requests=100000, timeout=240):
-    """Runs redis-benchmark -q for TESTS and checks every summary line. Returns its output."""
-    argv = [BENCH, "-h", "127.0.0.1", "-p", str(port), "-q", "-n", str(requests), "-t",
-            TESTS] + list(extra)
+def bench(port, *extra, requests=100000, timeout=240, tests=TESTS, expected=EXPECTED):
+    """Runs redis-benchmark -q for tests (None: its default suite) and checks every summary
+    line named in expected. Returns its output."""
+    argv = [BENCH, "-h", "127.0.0.1", "-p", str(port), "-q", "-n", str(requests)]
+    argv += (["-t", tests] if tests else []) + list(extra)
     start = time.monotonic()
     res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          stdin=subprocess.DEVNULL, timeout=timeout)
@@ -40,7 +48,7 @@ def bench(port, *extra, requests=100000, timeout=240):
     # -q redraws a progress line with CR; keep only the lines that were finished.
     lines = [ln.rsplit("\r", 1)[-1].strip() for ln in out.split("\n")]
     lines = [ln for ln in lines if ln]
-    print("  %s (%.1f s)\n    %s" % (" ".join(argv[5:]), time.monotonic() - start,
+    print("  %s (%.1f s)\n    %s" % (" ".join(argv[5:]) or "(default suite)", time.monotonic() - start,
                                      "\n    ".join(lines)), flush=True)
     expect(res.returncode == 0, "redis-benchmark exit status %d" % res.returncode, out[-2000:])
     bad = [ln for ln in out.replace("\r", "\n").split("\n") if ERROR_WORDS.search(ln)]
@@ -48,7 +56,7 @@ def bench(port, *extra, requests=100000, timeout=240):
     for ln in sorted(set(ln for ln in out.replace("\r", "\n").split("\n")
                          if NOTICE_WORDS.search(ln))):
         print("  NOTE: redis-benchmark said: " + ln.strip())
-    for name in EXPECTED:
+    for name in expected:
         found = [ln for ln in lines if ln.startswith(name + ":") and
                  re.search(r"[0-9.]+ requests per second", ln)]
         expect(found, "no 'requests per second' line for " + name, lines)
@@ -73,6 +81,16 @@ def resp3_mode(port):
 @check("strings", "connection", "server")
 def random_keys_and_larger_values(port):
     bench(port, "-r", "10000", "-d", "1024", "-c", "20", requests=20000)
+
+
+@check("strings", "connection", "server", "list", "set", "hash", "zset")
+def default_suite(port):
+    bench(port, requests=10000, tests=None, expected=DEFAULT_SUITE)
+
+
+@check("strings", "connection", "server", "list", "set", "hash", "zset")
+def default_suite_pipelined_16(port):
+    bench(port, "-P", "16", requests=20000, tests=None, expected=DEFAULT_SUITE)
 
 
 if __name__ == "__main__":
