@@ -48,7 +48,8 @@ def bench(port, *extra, requests=100000, timeout=240, tests=TESTS, expected=EXPE
     # -q redraws a progress line with CR; keep only the lines that were finished.
     lines = [ln.rsplit("\r", 1)[-1].strip() for ln in out.split("\n")]
     lines = [ln for ln in lines if ln]
-    print("  %s (%.1f s)\n    %s" % (" ".join(argv[5:]) or "(default suite)", time.monotonic() - start,
+    shown = " ".join(argv[5:]) or "(default suite)"
+    print("  %s (%.1f s)\n    %s" % (shown, time.monotonic() - start,
                                      "\n    ".join(lines)), flush=True)
     expect(res.returncode == 0, "redis-benchmark exit status %d" % res.returncode, out[-2000:])
     bad = [ln for ln in out.replace("\r", "\n").split("\n") if ERROR_WORDS.search(ln)]
