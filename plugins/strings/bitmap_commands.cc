@@ -57,6 +57,7 @@ void SetBitCommand(Call& c) {
   }
   size_t need = std::max(old.size(), static_cast<size_t>(offset >> 3) + 1);
   SetBit(ResizeString(c, key, need), offset, static_cast<int>(on));
+  c.Event(PLINTH_NOTIFY_STRING, "setbit", key);
   c.Integer(old_bit);
 }
 
@@ -155,9 +156,10 @@ void BitOpCommand(Call& c) {
   std::string result = BitOp(op, srcs);
   std::string_view dest = c.arg(2);
   if (result.empty()) {
-    c.Delete(dest);
+    if (c.Delete(dest)) c.Event(PLINTH_NOTIFY_GENERIC, "del", dest);
   } else {
     c.PutString(dest, result);
+    c.Event(PLINTH_NOTIFY_STRING, "set", dest);
   }
   c.Integer(static_cast<int64_t>(result.size()));
 }

@@ -29,6 +29,7 @@ void IncrDecr(const Call& c, int64_t incr) {
     return;
   }
   c.PutString(key, std::to_string(result), PLINTH_SET_KEEPTTL);
+  c.Event(PLINTH_NOTIFY_STRING, "incrby", key);
   c.Integer(result);
 }
 
@@ -77,6 +78,7 @@ void IncrByFloatCommand(Call& c) {
   }
   std::string text = FormatLongDouble(value);
   c.PutString(key, text, PLINTH_SET_KEEPTTL | PLINTH_SET_NO_INT_ENCODING);  // Redis: embstr
+  c.Event(PLINTH_NOTIFY_STRING, "incrbyfloat", key);
   c.Bulk(text);
   Propagate(c, "set", {key, text, "KEEPTTL"}, false);
 }

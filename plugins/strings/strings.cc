@@ -70,8 +70,10 @@ bool SetGeneric(const Call& c, const SetOptions& o, std::string_view key, std::s
     return false;
   }
   c.PutString(key, value, o.keepttl ? PLINTH_SET_KEEPTTL : 0);
+  c.Event(PLINTH_NOTIFY_STRING, "set", key);
   if (o.expire != ExpireKind::kNone) {
     c.ExpireSet(key, when);
+    c.Event(PLINTH_NOTIFY_GENERIC, "expire", key);
     std::string ms = std::to_string(when);
     Propagate(c, "set", {key, value, "PXAT", ms}, false);
   }
@@ -130,12 +132,15 @@ void PSetExCommand(Call& c) {
 void GetSetCommand(Call& c) {
   if (!ReplyStringOrNull(c, c.arg(1))) return;
   c.PutString(c.arg(1), c.arg(2));
+  c.Event(PLINTH_NOTIFY_STRING, "set", c.arg(1));
 }
 
 void GetDelCommand(Call& c) {
   std::string_view key = c.arg(1);
   if (!ReplyStringOrNull(c, key)) return;
-  if (c.Delete(key)) Propagate(c, "del", {key}, true);
+  if (!c.Delete(key)) return;
+  c.Event(PLINTH_NOTIFY_GENERIC, "del", key);
+  Propagate(c, "del", {key}, true);
 }
 
 void GetExCommand(Call& c) {
@@ -161,15 +166,18 @@ void GetExCommand(Call& c) {
   bool absolute = o.expire == ExpireKind::kExAt || o.expire == ExpireKind::kPxAt;
   if (absolute && when <= c.NowMs()) {
     c.Delete(key);
+    c.Event(PLINTH_NOTIFY_GENERIC, "del", key);
     Propagate(c, "del", {key}, true);
   } else if (o.expire != ExpireKind::kNone) {
     c.ExpireSet(key, when);
+    c.Event(PLINTH_NOTIFY_GENERIC, "expire", key);
     std::string ms = std::to_string(when);
     if (!Propagate(c, "pexpireat", {key, ms}, true)) {
       Propagate(c, "getex", {key, "PXAT", ms}, false);
     }
   } else if (o.persist && c.ExpireGet(key) >= 0) {
     c.ExpireSet(key, -1);
+    c.Event(PLINTH_NOTIFY_GENERIC, "persist", key);
     Propagate(c, "persist", {key}, true);
   }
 }
@@ -202,7 +210,10 @@ void MSetGeneric(Call& c, bool nx) {
       }
     }
   }
-  for (int i = 1; i < c.argc(); i += 2) c.PutString(c.arg(i), c.arg(i + 1));
+  for (int i = 1; i < c.argc(); i += 2) {
+    c.PutString(c.arg(i), c.arg(i + 1));
+    c.Event(PLINTH_NOTIFY_STRING, "set", c.arg(i));
+  }
   if (nx) {
     c.Integer(1);
   } else {

@@ -52,6 +52,7 @@ void AppendCommand(Call& c) {
   if (!LookupString(c, key, &v)) return;
   if (!v) {
     c.PutString(key, tail);
+    c.Event(PLINTH_NOTIFY_STRING, "append", key);
     c.Integer(static_cast<int64_t>(tail.size()));
     return;
   }
@@ -59,6 +60,7 @@ void AppendCommand(Call& c) {
   if (!CheckStringLength(c, old, tail.size())) return;
   if (!tail.empty())
     std::memcpy(ResizeString(c, key, old + tail.size()) + old, tail.data(), tail.size());
+  c.Event(PLINTH_NOTIFY_STRING, "append", key);
   c.Integer(static_cast<int64_t>(old + tail.size()));
 }
 
@@ -102,6 +104,7 @@ void SetRangeCommand(Call& c) {
   size_t at = static_cast<size_t>(offset);
   size_t len = std::max(old.size(), at + patch.size());
   std::memcpy(ResizeString(c, key, len) + at, patch.data(), patch.size());
+  c.Event(PLINTH_NOTIFY_STRING, "setrange", key);
   c.Integer(static_cast<int64_t>(len));
 }
 

@@ -161,6 +161,10 @@ class Call {
     return Api().key_expire_set(c_, k.data(), k.size(), when_ms) == 1;
   }
   int64_t NowMs() const { return Api().call_time_ms(c_); }
+  // Raises keyspace event `event` (Redis's name) of class type (PLINTH_NOTIFY_*) on key k.
+  void Event(uint32_t type, const char* event, std::string_view k) const {
+    Api().keyspace_event(c_, type, event, k.data(), k.size());
+  }
 
  private:
   plinth_call_t* c_;
