@@ -1,0 +1,87 @@
+// The set plugin's descriptor: registers the set-max-intset-entries option, the "set" value
+// type and Redis 7.0's set commands. The only file that touches the descriptor; the commands
+// live in basic_cmds.cc, random_cmds.cc, algebra_cmds.cc and scan_cmds.cc.
+#include <plinth/plugin.hpp>
+
+#include "commands.h"
+#include "set_type.h"
+#include "set_value.h"
+
+namespace plinth::set {
+namespace {
+
+constexpr uint32_t kW = PLINTH_CMD_WRITE;
+constexpr uint32_t kR = PLINTH_CMD_READONLY;
+constexpr uint32_t kF = PLINTH_CMD_FAST;
+constexpr uint32_t kDenyOom = PLINTH_CMD_DENYOOM;
+
+const sdk::CommandDef kCommands[] = {
+    {"sadd", -3, kW | kDenyOom | kF, 1, 1, 1, SAdd, "set", "key member [member ...]",
+     "Add one or more members to a set", "1.0.0"},
+    {"srem", -3, kW | kF, 1, 1, 1, SRem, "set", "key member [member ...]",
+     "Remove one or more members from a set", "1.0.0"},
+    {"smembers", 2, kR, 1, 1, 1, SMembers, "set", "key", "Get all the members in a set", "1.0.0"},
+    {"sismember", 3, kR | kF, 1, 1, 1, SIsMember, "set", "key member",
+     "Determine if a given value is a member of a set", "1.0.0"},
+    {"smismember", -3, kR | kF, 1, 1, 1, SMIsMember, "set", "key member [member ...]",
+     "Returns the membership associated with the given elements for a set", "6.2.0"},
+    {"scard", 2, kR | kF, 1, 1, 1, SCard, "set", "key", "Get the number of members in a set",
+     "1.0.0"},
+    {"spop", -2, kW | kF, 1, 1, 1, SPop, "set", "key [count]",
+     "Remove and return one or multiple random members from a set", "1.0.0"},
+    {"srandmember", -2, kR, 1, 1, 1, SRandMember, "set", "key [count]",
+     "Get one or multiple random members from a set", "1.0.0"},
+    {"smove", 4, kW | kF, 1, 2, 1, SMove, "set", "source destination member",
+     "Move a member from one set to another", "1.0.0"},
+    {"sinter", -2, kR, 1, -1, 1, SInter, "set", "key [key ...]", "Intersect multiple sets",
+     "1.0.0"},
+    {"sintercard", -3, kR, 0, 0, 0, SInterCard, "set", "numkeys key [key ...] [LIMIT limit]",
+     "Intersect multiple sets and return the cardinality of the result", "7.0.0"},
+    {"sunion", -2, kR, 1, -1, 1, SUnion, "set", "key [key ...]", "Add multiple sets", "1.0.0"},
+    {"sdiff", -2, kR, 1, -1, 1, SDiff, "set", "key [key ...]", "Subtract multiple sets", "1.0.0"},
+    {"sinterstore", -3, kW | kDenyOom, 1, -1, 1, SInterStore, "set", "destination key [key ...]",
+     "Intersect multiple sets and store the resulting set in a key", "1.0.0"},
+    {"sunionstore", -3, kW | kDenyOom, 1, -1, 1, SUnionStore, "set", "destination key [key ...]",
+     "Add multiple sets and store the resulting set in a key", "1.0.0"},
+    {"sdiffstore", -3, kW | kDenyOom, 1, -1, 1, SDiffStore, "set", "destination key [key ...]",
+     "Subtract multiple sets and store the resulting set in a key", "1.0.0"},
+    {"sscan", -3, kR, 1, 1, 1, SScan, "set", "key cursor [MATCH pattern] [COUNT count]",
+     "Incrementally iterate Set elements", "2.8.0"},
+};
+
+const plinth_option_t* max_intset_option = nullptr;
+
+int32_t ApplyMaxIntset(void*, const char*, const char*, size_t, int64_t number, char*, size_t) {
+  SetMaxIntsetEntries(number);
+  return PLINTH_OK;
+}
+
+bool RegisterOption() {
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = "set-max-intset-entries";
+  o.type = PLINTH_OPT_INT;
+  o.flags = PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE;
+  o.default_value = "512";
+  o.min = 0;
+  o.max = INT64_MAX;
+  o.description = "Most members a set of integers keeps in the compact intset encoding";
+  o.apply = &ApplyMaxIntset;
+  max_intset_option = sdk::Api().option_register(sdk::Host::self, &o);
+  return max_intset_option != nullptr;
+}
+
+bool Init() {
+  if (!RegisterOption()) return false;
+  SetMaxIntsetEntries(sdk::OptionInt(max_intset_option, 512));
+  uint32_t id = sdk::Api().type_register(sdk::Host::self, &SetTypeSpec());
+  if (id == 0) return false;
+  SetSetTypeId(id);
+  return sdk::RegisterCommands(kCommands);
+}
+
+}  // namespace
+}  // namespace plinth::set
+
+PLINTH_PLUGIN("set", "0.1.0", "Redis set commands (SADD, SREM, SINTER, SSCAN, ...)",
+              &plinth::set::Init, nullptr)

@@ -1,0 +1,95 @@
+// The set type's callbacks (see set_type.h). rdb_load adds members one at a time, so the
+// loaded set gets the encoding the same adds would give it (an intset while it may be one).
+#include "set_type.h"
+
+#include <memory>
+#include <new>
+
+#include "set_value.h"
+
+namespace plinth::set {
+namespace {
+
+uint32_t type_id = 0;
+
+size_t MemoryUsage(const void* payload) {
+  return static_cast<const SetValue*>(payload)->MemoryUsage();
+}
+
+const char* Encoding(const void* payload) {
+  return static_cast<const SetValue*>(payload)->EncodingName();
+}
+
+size_t FreeEffort(const void* payload) {
+  return static_cast<const SetValue*>(payload)->FreeEffort();
+}
+
+// The spec in the registration's struct; plain data, built once.
+plinth_type_spec_t MakeSpec() {
+  plinth_type_spec_t t{};
+  t.struct_size = sizeof t;
+  t.name = "set";
+  t.free_payload = &FreeSet;
+  t.memory_usage = &MemoryUsage;
+  t.rdb_save = &SaveSet;
+  t.copy = &CopySet;
+  t.encoding = &Encoding;
+  t.free_effort = &FreeEffort;
+  t.rdb_load = &LoadSet;
+  t.rdb_type = PLINTH_RDB_SET;
+  return t;
+}
+
+}  // namespace
+
+const plinth_type_spec_t& SetTypeSpec() {
+  static const plinth_type_spec_t spec = MakeSpec();
+  return spec;
+}
+
+uint32_t SetTypeId() { return type_id; }
+void SetSetTypeId(uint32_t id) { type_id = id; }
+
+void FreeSet(void* payload) { delete static_cast<SetValue*>(payload); }
+
+void* CopySet(const void* payload) {
+  try {
+    return static_cast<const SetValue*>(payload)->Clone().release();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+int32_t SaveSet(const void* payload, plinth_rdb_io_t* io) {
+  const SetValue* set = static_cast<const SetValue*>(payload);
+  if (io->write_len(io, set->Size()) != PLINTH_OK) return PLINTH_ERR;
+  MemberBuf buf;
+  for (size_t i = 0; i < set->Size(); ++i) {
+    std::string_view m = set->At(i, &buf);
+    if (io->write_string(io, m.data(), m.size()) != PLINTH_OK) return PLINTH_ERR;
+  }
+  return PLINTH_OK;
+}
+
+void* LoadSet(uint32_t rdb_type, plinth_rdb_io_t* io) {
+  if (rdb_type != PLINTH_RDB_SET) return nullptr;
+  uint64_t n = 0;
+  if (io->read_len(io, &n) != PLINTH_OK || n == 0) return nullptr;
+  try {
+    auto set = std::make_unique<SetValue>();
+    // Size the table up front only for a count the input could plausibly hold; a lying
+    // length then fails at the first missing string instead of reserving gigabytes.
+    if (static_cast<int64_t>(n) > MaxIntsetEntries()) set->ConvertToTable(n < 65536 ? n : 65536);
+    for (uint64_t i = 0; i < n; ++i) {
+      const char* s = nullptr;
+      size_t len = 0;
+      if (io->read_string(io, &s, &len) != PLINTH_OK) return nullptr;
+      if (!set->Add(std::string_view(s, len))) return nullptr;  // a duplicate: corrupt
+    }
+    return set.release();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace plinth::set
