@@ -82,6 +82,9 @@ void ReplyMap(plinth_call_t* c, int64_t n) {
 void ReplySet(plinth_call_t* c, int64_t n) {
   Emit(c, PLINTH_REPLY_SET, n, nullptr, 0, 0, nullptr, n);
 }
+void ReplyPush(plinth_call_t* c, int64_t n) {
+  Emit(c, PLINTH_REPLY_PUSH, n, nullptr, 0, 0, nullptr, n);
+}
 void ReplyDouble(plinth_call_t* c, double v) { Emit(c, PLINTH_REPLY_DOUBLE, 0, nullptr, 0, v); }
 void ReplyBool(plinth_call_t* c, int32_t v) { Emit(c, PLINTH_REPLY_BOOL, v ? 1 : 0, nullptr, 0); }
 void ReplyVerbatim(plinth_call_t* c, const char* fmt, const char* s, size_t n) {
@@ -217,8 +220,10 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   int64_t exp = EntryExpireMs(e);
   if (flags & PLINTH_MOVE_COPY) {
     if (v->type == PLINTH_TYPE_STRING) {
-      v = ValueCreateString(StringData(v), v->len);
-      if (!v) return PLINTH_ERR;
+      plinth_value_t* copy = ValueCreateString(StringData(v), v->len);
+      if (!copy) return PLINTH_ERR;
+      copy->encoding = v->encoding;  // Redis's COPY duplicates the object, encoding and all
+      v = copy;
     } else {
       ValueRetain(v);  // shared: key_payload_mut copies it before either key changes it
     }
@@ -344,6 +349,7 @@ void FillCallApi(plinth_host_api_t* t) {
   t->reply_array = ReplyArray;
   t->reply_map = ReplyMap;
   t->reply_set = ReplySet;
+  t->reply_push = ReplyPush;
   t->reply_double = ReplyDouble;
   t->reply_bool = ReplyBool;
   t->reply_verbatim = ReplyVerbatim;

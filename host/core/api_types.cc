@@ -52,6 +52,14 @@ const char* ValueEncodingName(const plinth_value_t* v) {
   return name ? name : "raw";
 }
 
+int32_t ValueVisit(const plinth_value_t* v, plinth_member_fn fn, void* arg) {
+  if (!v || !fn || v->type == PLINTH_TYPE_STRING) return PLINTH_ERR;
+  const TypeEntry* t = TypeOf(v);
+  if (!t->spec.visit) return PLINTH_ERR;
+  t->spec.visit(ValuePayloadOf(v), fn, arg);
+  return PLINTH_OK;
+}
+
 int32_t KeyUnlink(plinth_call_t* c, const char* k, size_t n) {
   Entry* e = LiveEntry(c, {k, n});
   if (!e) return 0;
@@ -79,6 +87,7 @@ void FillTypeApi(plinth_host_api_t* t) {
   t->key_payload_mut = KeyPayloadMut;
   t->value_encoding_name = ValueEncodingName;
   t->key_unlink = KeyUnlink;
+  t->value_visit = ValueVisit;
   t->keyspace_event = KeyspaceEvent;
 }
 

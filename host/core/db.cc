@@ -22,10 +22,12 @@ Entry* StringEntry(std::string_view key, const char* s, size_t len, int64_t expi
 }
 
 // An entry for key holding v (consumed): a small string, or one inside another key's entry,
-// is copied; anything else is pointed at.
+// is copied, keeping its encoding (a raw string stays raw, as Redis's object does when renamed
+// or moved); anything else is pointed at.
 Entry* EntryFor(std::string_view key, plinth_value* v, int64_t expire_ms) {
   if (v->type == PLINTH_TYPE_STRING && (v->len <= kEmbedMax || (v->flags & kValKey))) {
     Entry* e = StringEntry(key, StringData(v), v->len, expire_ms);
+    if (e) EntryValue(e)->encoding = v->encoding;
     ValueRelease(v);
     return e;
   }
@@ -180,6 +182,7 @@ Entry* Db::SetExpire(Entry* e, int64_t ms) {
                      ? EntryCreate(EntryKey(e), nullptr, 0, 0, target, true, ms)
                      : EntryCreate(EntryKey(e), StringData(e), e->len, e->len, nullptr, true, ms);
   if (!fresh) return nullptr;
+  if (!target) fresh->encoding = e->encoding;
   Swap(SlotOf(e), e, fresh);
   return fresh;
 }

@@ -200,10 +200,12 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
-  if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 &&
+  if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 && !s.tx.executing &&
       !(cmd->spec.flags & PLINTH_CMD_SUBSCRIBER)) {
+    const std::string name =
+        s.last_subcommand.empty() ? cmd->name : cmd->name + "|" + s.last_subcommand;
     return Reject(s, sink, cmd,
-                  "ERR Can't execute '" + cmd->name +
+                  "ERR Can't execute '" + name +
                       "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                       "allowed in this context");
   }

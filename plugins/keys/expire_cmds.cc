@@ -38,10 +38,12 @@ void ExpireGeneric(Call& c, ExpireUnit unit, std::string_view name) {
   }
   if (when <= now) {
     c.Delete(key);
+    NotifyGeneric(c, "del", key);
     Replicate(c, "del", {key});
     return c.Integer(1);
   }
   c.ExpireSet(key, when);
+  NotifyGeneric(c, "expire", key);
   Replicate(c, "pexpireat", {key, std::to_string(when)});
   c.Integer(1);
 }
@@ -72,6 +74,7 @@ void Persist(Call& c) {
     return c.Integer(0);
   }
   c.ExpireSet(key, -1);
+  NotifyGeneric(c, "persist", key);
   c.Integer(1);
 }
 

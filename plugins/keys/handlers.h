@@ -21,6 +21,13 @@ void Replicate(const Call& c, const char* command, std::initializer_list<std::st
 // Marks the call as having changed nothing (suppresses verbatim propagation).
 void NoPropagate(const Call& c);
 
+// Raises the generic keyspace event (PLINTH_NOTIFY_GENERIC) event on key in the call's
+// database ("del", "expire", "rename_from", ...), as Redis 7.0's generic commands do.
+void NotifyGeneric(const Call& c, const char* event, std::string_view key);
+// The same in database db: MOVE's "move_to" and COPY ... DB's "copy_to" happen in another
+// database than the call's. The call's database is selected back before it returns.
+void NotifyGenericInDb(const Call& c, int32_t db, const char* event, std::string_view key);
+
 // key_cmds.cc
 void Del(Call& c);
 void Unlink(Call& c);

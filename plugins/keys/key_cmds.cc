@@ -29,6 +29,19 @@ void Replicate(const Call& c, const char* command, std::initializer_list<std::st
 
 void NoPropagate(const Call& c) { Api().call_no_propagate(c.raw()); }
 
+void NotifyGeneric(const Call& c, const char* event, std::string_view key) {
+  Api().keyspace_event(c.raw(), PLINTH_NOTIFY_GENERIC, event, key.data(), key.size());
+}
+
+void NotifyGenericInDb(const Call& c, int32_t db, const char* event, std::string_view key) {
+  // keyspace_event reports the call's database: select db around it.
+  const int32_t current = Api().db_current(c.raw());
+  if (db == current) return NotifyGeneric(c, event, key);
+  if (Api().client_select(c.raw(), db) != PLINTH_OK) return;
+  NotifyGeneric(c, event, key);
+  Api().client_select(c.raw(), current);
+}
+
 namespace {
 
 // DEL and UNLINK: the host decides whether a value is freed off the main thread.
@@ -37,7 +50,10 @@ void DeleteKeys(Call& c, bool lazy) {
   int64_t deleted = 0;
   for (int i = 1; i < c.argc(); ++i) {
     std::string_view k = c.arg(i);
-    if (lazy ? Api().key_unlink(c.raw(), k.data(), k.size()) == 1 : c.Delete(k)) ++deleted;
+    if (lazy ? Api().key_unlink(c.raw(), k.data(), k.size()) == 1 : c.Delete(k)) {
+      NotifyGeneric(c, "del", k);
+      ++deleted;
+    }
   }
   if (deleted == 0) NoPropagate(c);
   c.Integer(deleted);
@@ -69,6 +85,10 @@ void RenameGeneric(Call& c, bool nx) {
   if (r == -1) {
     NoPropagate(c);
     return c.Error(kNoSuchKey);
+  }
+  if (r == 1) {
+    NotifyGeneric(c, "rename_from", src);
+    NotifyGeneric(c, "rename_to", dst);
   }
   if (nx) {
     if (r != 1) NoPropagate(c);
@@ -112,6 +132,7 @@ void Copy(Call& c) {
     NoPropagate(c);
     return c.Error(common::kDbOutOfRange);
   }
+  if (r == 1) NotifyGenericInDb(c, opts.dst_db, "copy_to", dst);
   if (r != 1) NoPropagate(c);
   c.Integer(r == 1 ? 1 : 0);
 }
@@ -132,6 +153,10 @@ void Move(Call& c) {
   if (r == -3) {
     NoPropagate(c);
     return c.Error(common::kDbOutOfRange);
+  }
+  if (r == 1) {
+    NotifyGeneric(c, "move_from", key);
+    NotifyGenericInDb(c, db, "move_to", key);
   }
   if (r != 1) NoPropagate(c);
   c.Integer(r == 1 ? 1 : 0);

@@ -66,13 +66,15 @@ void LRange(Call& c) {
   }
 }
 
+// As Redis: the key is looked up (a missing one answers null) and type-checked before the
+// index is parsed.
 void LIndex(Call& c) {
-  int64_t index = 0;
-  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(kErrNotInteger);
   bool wrong = false;
   const QuickList* l = FindList(c, c.arg(1), &wrong);
   if (wrong) return c.Error(kErrWrongType);
   if (!l) return c.Null();
+  int64_t index = 0;
+  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(kErrNotInteger);
   const auto n = static_cast<int64_t>(l->size());
   if (index < 0) index += n;
   if (index < 0 || index >= n) return c.Null();

@@ -24,6 +24,11 @@ size_t FreeEffort(const void* payload) {
   return static_cast<const SetValue*>(payload)->FreeEffort();
 }
 
+void Visit(const void* payload, plinth_member_fn fn, void* arg) {
+  static_cast<const SetValue*>(payload)->ForEach(
+      [&](std::string_view m) { fn(arg, m.data(), m.size(), 1.0); });
+}
+
 // The spec in the registration's struct; plain data, built once.
 plinth_type_spec_t MakeSpec() {
   plinth_type_spec_t t{};
@@ -37,6 +42,7 @@ plinth_type_spec_t MakeSpec() {
   t.free_effort = &FreeEffort;
   t.rdb_load = &LoadSet;
   t.rdb_type = PLINTH_RDB_SET;
+  t.visit = &Visit;
   return t;
 }
 

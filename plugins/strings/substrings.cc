@@ -58,8 +58,9 @@ void AppendCommand(Call& c) {
   }
   size_t old = Bytes(v).size();
   if (!CheckStringLength(c, old, tail.size())) return;
-  if (!tail.empty())
-    std::memcpy(ResizeString(c, key, old + tail.size()) + old, tail.data(), tail.size());
+  // Even an empty tail rewrites the value (a raw string from then on, as Redis's unshared copy).
+  char* bytes = ResizeString(c, key, old + tail.size());
+  if (!tail.empty()) std::memcpy(bytes + old, tail.data(), tail.size());
   c.Event(PLINTH_NOTIFY_STRING, "append", key);
   c.Integer(static_cast<int64_t>(old + tail.size()));
 }

@@ -1,10 +1,11 @@
 // ZUNION, ZINTER, ZDIFF, ZUNIONSTORE, ZINTERSTORE, ZDIFFSTORE and ZINTERCARD (WEIGHTS,
 // AGGREGATE SUM|MIN|MAX, WITHSCORES, LIMIT), following Redis 7.0's
 // zunionInterDiffGenericCommand: argument order, error texts, NaN products and sums as 0, and
-// results in ascending (score, member) order. Plain sets ("set" keys) are not readable from
-// this plugin: they answer WRONGTYPE (see README).
+// results in ascending (score, member) order. A plain set ("set" key) is an input whose members
+// score 1, read through value_visit.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
@@ -26,11 +27,30 @@ enum class Op { kUnion, kInter, kDiff };
 enum class Agg { kSum, kMin, kMax };
 
 struct Source {
-  const ZSet* z = nullptr;  // nullptr: a missing key (an empty set)
+  const ZSet* z = nullptr;       // nullptr: a missing key (an empty set)
+  std::shared_ptr<ZSet> plain;  // a plain set's members, each with score 1 (z points here)
   double weight = 1;
 };
 
 using Entries = std::vector<std::pair<std::string_view, double>>;
+
+// The plain set under key as a sorted set of its members with score 1, or nullptr when key
+// holds another type.
+std::shared_ptr<ZSet> PlainSet(const Call& c, std::string_view key) {
+  const plinth_value_t* v = c.Get(key);
+  const char* type = sdk::Api().type_name(sdk::Host::self, sdk::Api().value_type(v));
+  if (std::string_view(type) != "set") return nullptr;
+  std::vector<std::string> members;
+  auto add = [](void* arg, const char* m, size_t n, double) {
+    static_cast<std::vector<std::string>*>(arg)->emplace_back(m, n);
+  };
+  if (sdk::Api().value_visit(v, add, &members) != PLINTH_OK) return nullptr;
+  std::sort(members.begin(), members.end());
+  Entries entries;
+  entries.reserve(members.size());
+  for (const std::string& m : members) entries.emplace_back(m, 1.0);
+  return ZSet::FromSorted(entries);
+}
 
 void Aggregate(Agg agg, double* target, double v) {
   if (agg == Agg::kSum) {
@@ -196,7 +216,11 @@ void SetOpGeneric(Call& c, int idx, Op op, bool store, bool card) {
   std::vector<Source> src(static_cast<size_t>(setnum));
   int j = idx + 1;
   for (auto& s : src) {
-    if (ReadZset(c, c.arg(j++), &s.z) == Found::kWrongType) return c.Error(kErrWrongType);
+    const std::string_view key = c.arg(j++);
+    if (ReadZset(c, key, &s.z) != Found::kWrongType) continue;
+    s.plain = PlainSet(c, key);
+    if (!s.plain) return c.Error(kErrWrongType);
+    s.z = s.plain.get();
   }
   Options o;
   if (!ParseOptions(c, j, op, store, card, &src, &o)) return;

@@ -42,6 +42,13 @@ int32_t RdbSave(const void* p, plinth_rdb_io_t* io) {
   return PLINTH_OK;
 }
 
+void Visit(const void* p, plinth_member_fn fn, void* arg) {
+  for (Cursor c = static_cast<const ZSet*>(p)->At(0); c.Valid(); c.Next()) {
+    const std::string_view m = c.Member();
+    fn(arg, m.data(), m.size(), c.Score());
+  }
+}
+
 void* RdbLoad(uint32_t rdb_type, plinth_rdb_io_t* io) {
   if (rdb_type != PLINTH_RDB_ZSET_2) return nullptr;
   try {
@@ -87,6 +94,7 @@ plinth_type_spec_t MakeSpec() {
   t.free_effort = &FreeEffort;
   t.rdb_load = &RdbLoad;
   t.rdb_type = PLINTH_RDB_ZSET_2;
+  t.visit = &Visit;
   return t;
 }
 

@@ -143,7 +143,7 @@ FIELD(plinth_option_spec_t, apply, 64, 8);
 FIELD(plinth_option_spec_t, ctx, 72, 8);
 
 /* ---- plinth_type_spec_t ---- */
-MIN_SIZE(plinth_type_spec_t, 80);
+MIN_SIZE(plinth_type_spec_t, 88);
 FIELD(plinth_type_spec_t, struct_size, 0, 4);
 FIELD(plinth_type_spec_t, name, 8, 8);
 FIELD(plinth_type_spec_t, free_payload, 16, 8);
@@ -154,6 +154,7 @@ FIELD(plinth_type_spec_t, encoding, 48, 8);
 FIELD(plinth_type_spec_t, free_effort, 56, 8);
 FIELD(plinth_type_spec_t, rdb_load, 64, 8);
 FIELD(plinth_type_spec_t, rdb_type, 72, 4);
+FIELD(plinth_type_spec_t, visit, 80, 8);
 
 /* ---- plinth_rdb_io_t ---- */
 MIN_SIZE(plinth_rdb_io_t, 64);
@@ -167,7 +168,7 @@ FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 848);
+MIN_SIZE(plinth_host_api_t, 864);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -276,6 +277,8 @@ FIELD(plinth_host_api_t, client_push, 816, 8);
 FIELD(plinth_host_api_t, client_set_subscriptions, 824, 8);
 FIELD(plinth_host_api_t, client_subscriptions, 832, 8);
 FIELD(plinth_host_api_t, client_listener_register, 840, 8);
+FIELD(plinth_host_api_t, reply_push, 848, 8);
+FIELD(plinth_host_api_t, value_visit, 856, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);

@@ -390,6 +390,10 @@ struct plinth_rdb_io {
   int32_t (*read_double)(plinth_rdb_io_t* io, double* v);
 };
 
+/* Visits one member of a collection (value_visit): its bytes and its score (1 for a member of
+ * a plain set). OWNERSHIP: member borrowed for the call. */
+typedef void (*plinth_member_fn)(void* arg, const char* member, size_t len, double score);
+
 /* A value type. The payload of a stored value is shared by every holder of the value (COPY's
  * two keys, a reply being written, a plugin's reference): a plugin reads it through
  * value_payload and changes it only through key_payload_mut, which first gives the key a copy
@@ -424,6 +428,10 @@ typedef struct plinth_type_spec {
    * reads, or 0 for a type with no Redis form (persisted as a module value under its name). */
   uint32_t rdb_type;
   uint32_t reserved0; /* since 1.0 */
+  /* since 1.0: visits every member of a collection payload once (sets with score 1, sorted
+   * sets in order with their scores), so other plugins can read it through value_visit (a
+   * plain set given to ZUNIONSTORE). May be NULL. THREAD: main. */
+  void (*visit)(const void* payload, plinth_member_fn fn, void* arg);
 } plinth_type_spec_t;
 
 /* keyspace notification classes (Redis's notify-keyspace-events flags, same bits) */
@@ -882,6 +890,13 @@ struct plinth_host_api {
    * the plugin. THREAD: main, init only. */
   int32_t (*client_listener_register)(plinth_plugin_t* self, plinth_client_event_fn fn,
                                       void* ctx);
+  /* since 1.0: header of a push of n elements (RESP3 >; an array in RESP2), for replies that
+   * are pub/sub notices (SUBSCRIBE's confirmation). THREAD: main. */
+  void (*reply_push)(plinth_call_t* call, int64_t n);
+  /* since 1.0: visits every member of v through its type's visit callback. Returns PLINTH_OK,
+   * or PLINTH_ERR (nothing visited) when v is a string or its type has no visit. OWNERSHIP: v
+   * borrowed. THREAD: main. */
+  int32_t (*value_visit)(const plinth_value_t* v, plinth_member_fn fn, void* arg);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
