@@ -138,6 +138,24 @@ def throughput(tools, server, scale, log, only=None):
     return rows
 
 
+def default_suite(tools, server, scale, log, pipeline=16):
+    """redis-benchmark's whole default suite (no -t: PING, SET, GET, INCR, the list, set, hash
+    and sorted-set pushes and pops, LRANGE_100..600, MSET) at -P pipeline with 50 clients, as
+    one run against a fresh server: each test's throughput, named "suite <TEST> P<pipeline>"."""
+    n = max(50 * pipeline * 2, int(100000 * scale))
+    argv = pin(tools.client_cpu, [tools.redis_benchmark, "-h", "127.0.0.1", "-p",
+                                  str(server.port), "-n", str(n), "-P", str(pipeline), "--csv"])
+    log.write("$ %s\n" % " ".join(argv))
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=tools.case_timeout * 4)
+    log.write(out.stdout + out.stderr)
+    got = [r for r in csv.reader(io.StringIO(out.stdout)) if len(r) >= 2 and r[0] != "test"]
+    if out.returncode != 0 or len(got) < 15:
+        raise RuntimeError("redis-benchmark default suite failed (exit %d, %d tests)" %
+                           (out.returncode, len(got)))
+    return [row("suite %s P%d" % (r[0], pipeline), "throughput", "req/s", "higher", float(r[1]))
+            for r in got]
+
+
 def memory(server, keys, value_bytes=16):
     """RSS growth after SETting keys keys with value_bytes-byte values into a fresh server."""
     time.sleep(0.2)

@@ -29,7 +29,7 @@ from servers import (RunningServer, ServerSpec, io_variants, plinth_plugin_args,
                      slug)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PHASES = ("throughput", "memory", "fixed", "large", "saturate", "callgrind")
+PHASES = ("throughput", "suite", "memory", "fixed", "large", "saturate", "callgrind")
 # The peers of ../shared/anchors: (name in the tables, binary under the anchors folder).
 ANCHORS = (("valkey9", "valkey-9.1.2/valkey-server"), ("redis8", "redis-8.0.6/redis-server"))
 
@@ -309,6 +309,8 @@ def run_matrix(a, specs, tools, out, log, errors, notes):
             if "throughput" not in a.skip:
                 phases.append(("throughput", lambda s: cases.throughput(tools, s, a.scale, log,
                                                                         a.cases_re)))
+            if "suite" not in a.skip:  # a fresh server: the suite's keys start empty
+                phases.append(("suite", lambda s: cases.default_suite(tools, s, a.scale, log)))
             if "memory" not in a.skip or "fixed" not in a.skip:
                 def mem_fixed(s):
                     r = [] if "memory" in a.skip else cases.memory(s, a.memory_keys)

@@ -54,7 +54,7 @@ const char* ParseTimeoutMs(std::string_view arg, int64_t* ms) {
   // hence "negative".
   if (!(t > -9223372036854775808.0L && t < 9223372036854775808.0L))
     return kErrTimeoutNegative.data();
-  const auto whole = static_cast<int64_t>(t);
+  const auto whole = static_cast<int64_t>(std::ceil(t));  // Redis rounds up to a millisecond
   if (whole < 0) return kErrTimeoutNegative.data();
   *ms = whole > kMaxTimeoutMs ? kMaxTimeoutMs : whole;
   return nullptr;

@@ -82,6 +82,7 @@ uint32_t CategoryMask(std::string_view name, uint32_t flags, std::string_view gr
   if (flags & PLINTH_CMD_READONLY) m |= kRead;
   if (flags & PLINTH_CMD_ADMIN) m |= kAdmin | kDangerous;
   if (flags & PLINTH_CMD_PUBSUB) m |= kPubsub;
+  if (flags & PLINTH_CMD_BLOCKING) m |= kBlocking;
   m |= (flags & PLINTH_CMD_FAST) ? kFast : kSlow;
   for (const GroupCategory& g : kGroups)
     if (text::EqualsNoCase(g.group, group)) m |= g.category;
@@ -96,11 +97,12 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
   static constexpr struct {
     uint32_t bit;
     std::string_view name;
-  } kFlags[] = {{PLINTH_CMD_WRITE, "write"},     {PLINTH_CMD_READONLY, "readonly"},
-                {PLINTH_CMD_DENYOOM, "denyoom"}, {PLINTH_CMD_ADMIN, "admin"},
-                {PLINTH_CMD_PUBSUB, "pubsub"},   {PLINTH_CMD_NOSCRIPT, "noscript"},
-                {PLINTH_CMD_LOADING, "loading"}, {PLINTH_CMD_STALE, "stale"},
-                {PLINTH_CMD_FAST, "fast"},       {PLINTH_CMD_NOAUTH, "no_auth"}};
+  } kFlags[] = {{PLINTH_CMD_WRITE, "write"},       {PLINTH_CMD_READONLY, "readonly"},
+                {PLINTH_CMD_DENYOOM, "denyoom"},   {PLINTH_CMD_ADMIN, "admin"},
+                {PLINTH_CMD_PUBSUB, "pubsub"},     {PLINTH_CMD_NOSCRIPT, "noscript"},
+                {PLINTH_CMD_BLOCKING, "blocking"}, {PLINTH_CMD_LOADING, "loading"},
+                {PLINTH_CMD_STALE, "stale"},       {PLINTH_CMD_FAST, "fast"},
+                {PLINTH_CMD_NOAUTH, "no_auth"}};
   std::vector<std::string_view> out;
   for (const auto& f : kFlags)
     if (flags & f.bit) out.push_back(f.name);

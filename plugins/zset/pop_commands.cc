@@ -206,12 +206,12 @@ const sdk::CommandDef kCommands[] = {
     {"zmpop", -4, PLINTH_CMD_WRITE, 0, 0, 0, &ZMPop, "sorted-set",
      "numkeys key [key ...] MIN|MAX [COUNT count]",
      "Remove and return members with scores in a sorted set", "7.0.0"},
-    {"bzpopmin", -3, kWB | PLINTH_CMD_FAST, 1, -2, 1, &BZPopMin, "sorted-set",
+    {"bzpopmin", -3, kWB | PLINTH_CMD_FAST | PLINTH_CMD_NOSCRIPT, 1, -2, 1, &BZPopMin, "sorted-set",
      "key [key ...] timeout",
      "Remove and return the member with the lowest score from one or more sorted sets, or block "
      "until one is available",
      "5.0.0"},
-    {"bzpopmax", -3, kWB | PLINTH_CMD_FAST, 1, -2, 1, &BZPopMax, "sorted-set",
+    {"bzpopmax", -3, kWB | PLINTH_CMD_FAST | PLINTH_CMD_NOSCRIPT, 1, -2, 1, &BZPopMax, "sorted-set",
      "key [key ...] timeout",
      "Remove and return the member with the highest score from one or more sorted sets, or "
      "block until one is available",

@@ -25,9 +25,9 @@ TEST_CASE("list args: timeouts are seconds as a float") {
   CHECK(Timeout("0x10", &ms) == "ok");
   CHECK(ms == 16000);
   CHECK(Timeout("0.0001", &ms) == "ok");
-  CHECK(ms == 0);  // truncated to 0 ms: no limit, as Redis
+  CHECK(ms == 1);  // rounded up to a millisecond, as Redis
   CHECK(Timeout("-0.0001", &ms) == "ok");
-  CHECK(ms == 0);
+  CHECK(ms == 0);  // rounds up to 0: no limit
   CHECK(Timeout("1e-5") == "ok");
   CHECK(Timeout("9223372036854775", &ms) == "ok");
   CHECK(ms > 0);
