@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "host/core/lazy_free.h"
 #include "host/shell/client.h"
 #include "host/shell/server.h"
 
@@ -78,6 +79,7 @@ void Memory(std::string* o) {
         static_cast<int64_t>(TcmallocProp("tcmalloc.pageheap_unmapped_bytes")));
   Field(o, "tcmalloc_thread_cache_free_bytes",
         static_cast<int64_t>(TcmallocProp("tcmalloc.current_total_thread_cache_bytes")));
+  Field(o, "lazyfree_pending_objects", static_cast<int64_t>(LazyFreePending()));
 }
 
 }  // namespace
@@ -89,7 +91,7 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
   } else if (section == "clients") {
     Field(out, "connected_clients", static_cast<int64_t>(clients.size()));
     Field(out, "maxclients", limits.maxclients);
-    Field(out, "blocked_clients", 0);
+    Field(out, "blocked_clients", static_cast<int64_t>(core.blocking.Count()));
   } else if (section == "memory") {
     Memory(out);
   } else if (section == "io_threads") {

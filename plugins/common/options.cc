@@ -10,17 +10,8 @@ namespace plinth::common {
 bool RegisterGlobalOption(const plinth_option_t** handle, const char* name, uint32_t type,
                           uint32_t flags, const char* def, int64_t min, int64_t max,
                           const char* description, plinth_option_apply_fn apply) {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = name;
-  o.type = type;
-  o.flags = PLINTH_OPT_GLOBAL_NAME | flags;
-  o.default_value = def;
-  o.min = min;
-  o.max = max;
-  o.description = description;
-  o.apply = apply;
-  *handle = sdk::Api().option_register(sdk::Host::self, &o);
+  *handle = sdk::RegisterOption(name, type, PLINTH_OPT_GLOBAL_NAME | flags, def, min, max,
+                                description, apply);
   return *handle != nullptr;
 }
 

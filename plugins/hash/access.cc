@@ -51,14 +51,7 @@ void Notify(const Call& c, const char* name, std::string_view key) {
 }
 
 bool Propagate(const Call& c, const char* command, std::initializer_list<std::string_view> args) {
-  std::vector<const char*> argv;
-  std::vector<size_t> lens;
-  for (std::string_view a : args) {
-    argv.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  return sdk::Api().replicate(c.raw(), 0, command, static_cast<int32_t>(argv.size()), argv.data(),
-                              lens.data()) == PLINTH_OK;
+  return c.Replicate(command, args);
 }
 
 int Protocol(const Call& c) { return sdk::Api().client_protocol(c.raw()); }

@@ -19,18 +19,9 @@ int32_t Apply(void* ctx, const char*, const char*, size_t, int64_t number, char*
 
 bool Register(const char* name, uint32_t type, const char* def, const char* description,
               std::atomic<uint64_t>* target) {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = name;
-  o.type = type;
-  o.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;
-  o.default_value = def;
-  o.min = 0;
-  o.max = INT64_MAX;
-  o.description = description;
-  o.apply = &Apply;
-  o.ctx = target;
-  const plinth_option_t* handle = sdk::Api().option_register(sdk::Host::self, &o);
+  const plinth_option_t* handle =
+      sdk::RegisterOption(name, type, PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME, def, 0,
+                          INT64_MAX, description, &Apply, target);
   if (!handle) return false;
   // The configured value may have been applied already; reading it back covers both cases.
   target->store(static_cast<uint64_t>(sdk::Api().option_int(handle)), std::memory_order_relaxed);

@@ -60,13 +60,7 @@ void DeleteIfEmpty(const Call& c, std::string_view key, const QuickList* l) {
 }
 
 void Propagate(const Call& c, const char* command, std::initializer_list<std::string_view> args) {
-  std::vector<const char*> argv;
-  std::vector<size_t> lens;
-  for (std::string_view a : args) {
-    argv.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  Api().replicate(c.raw(), 0, command, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
+  c.Replicate(command, args);
 }
 
 }  // namespace plinth::list

@@ -6,8 +6,6 @@
 #include <plinth/plugin.hpp>
 #include <string>
 
-#include "options.h"
-
 namespace plinth::list {
 namespace {
 
@@ -111,22 +109,22 @@ bool RegisterListType() {
 }
 
 bool RegisterListOptions() {
-  constexpr uint32_t kMut = PLINTH_OPT_MUTABLE;
+  constexpr uint32_t kMut = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;
   g_initializing = true;
   const bool ok =
-      common::RegisterGlobalOption(&g_opt_fill, "list-max-listpack-size", PLINTH_OPT_INT, kMut,
-                                   "-2", INT32_MIN, INT32_MAX,
-                                   "list node size: negative -1..-5 = 4..64 KiB, positive = "
-                                   "entries per node",
-                                   &ApplyFill) &&
-      common::RegisterGlobalOption(&g_opt_fill_alias, "list-max-ziplist-size", PLINTH_OPT_INT, kMut,
-                                   "-2", INT32_MIN, INT32_MAX, "alias of list-max-listpack-size",
-                                   &ApplyFill) &&
-      common::RegisterGlobalOption(&g_opt_compress, "list-compress-depth", PLINTH_OPT_INT, kMut,
-                                   "0", 0, INT32_MAX,
-                                   "list nodes left uncompressed at each end (accepted; lists "
-                                   "are not compressed)",
-                                   &ApplyCompress);
+      (g_opt_fill = sdk::RegisterOption("list-max-listpack-size", PLINTH_OPT_INT, kMut, "-2",
+                                        INT32_MIN, INT32_MAX,
+                                        "list node size: negative -1..-5 = 4..64 KiB, positive "
+                                        "= entries per node",
+                                        &ApplyFill)) &&
+      (g_opt_fill_alias =
+           sdk::RegisterOption("list-max-ziplist-size", PLINTH_OPT_INT, kMut, "-2", INT32_MIN,
+                               INT32_MAX, "alias of list-max-listpack-size", &ApplyFill)) &&
+      (g_opt_compress =
+           sdk::RegisterOption("list-compress-depth", PLINTH_OPT_INT, kMut, "0", 0, INT32_MAX,
+                               "list nodes left uncompressed at each end (accepted; "
+                               "lists are not compressed)",
+                               &ApplyCompress));
   g_initializing = false;
   if (!ok) return false;
   // A configured value wins over the default, whichever name carried it.

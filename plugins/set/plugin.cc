@@ -57,17 +57,10 @@ int32_t ApplyMaxIntset(void*, const char*, const char*, size_t, int64_t number, 
 }
 
 bool RegisterOption() {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = "set-max-intset-entries";
-  o.type = PLINTH_OPT_INT;
-  o.flags = PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE;
-  o.default_value = "512";
-  o.min = 0;
-  o.max = INT64_MAX;
-  o.description = "Most members a set of integers keeps in the compact intset encoding";
-  o.apply = &ApplyMaxIntset;
-  max_intset_option = sdk::Api().option_register(sdk::Host::self, &o);
+  max_intset_option = sdk::RegisterOption(
+      "set-max-intset-entries", PLINTH_OPT_INT, PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE, "512",
+      0, INT64_MAX, "Most members a set of integers keeps in the compact intset encoding",
+      &ApplyMaxIntset);
   return max_intset_option != nullptr;
 }
 

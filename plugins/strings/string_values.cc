@@ -35,17 +35,7 @@ int64_t MaxBulkLen() { return sdk::OptionInt(g_max_bulk_len, int64_t{512} << 20)
 
 bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,
                bool validate) {
-  std::vector<const char*> argv;
-  std::vector<size_t> lens;
-  argv.reserve(args.size());
-  lens.reserve(args.size());
-  for (std::string_view a : args) {
-    argv.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  uint32_t flags = validate ? 0u : PLINTH_REPLICATE_NO_VALIDATE;
-  return sdk::Api().replicate(c.raw(), flags, command, static_cast<int32_t>(argv.size()),
-                              argv.data(), lens.data()) == PLINTH_OK;
+  return c.Replicate(command, args, validate ? 0u : PLINTH_REPLICATE_NO_VALIDATE);
 }
 
 }  // namespace plinth::strings

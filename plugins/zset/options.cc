@@ -21,17 +21,8 @@ int32_t ApplyValue(void*, const char*, const char*, size_t, int64_t number, char
 
 const plinth_option_t* Register(const char* name, uint32_t type, const char* def,
                                 plinth_option_apply_fn apply, const char* description) {
-  plinth_option_spec_t o{};
-  o.struct_size = sizeof o;
-  o.name = name;
-  o.type = type;
-  o.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;
-  o.default_value = def;
-  o.min = 0;
-  o.max = INT64_MAX;
-  o.description = description;
-  o.apply = apply;
-  return sdk::Api().option_register(sdk::Host::self, &o);
+  return sdk::RegisterOption(name, type, PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME, def, 0,
+                             INT64_MAX, description, apply);
 }
 
 }  // namespace

@@ -120,6 +120,7 @@ def blocked_clients_are_served_in_order(port):
     t2 = threading.Thread(target=wait, args=("second", second))
     t2.start()
     time.sleep(0.2)
+    expect_eq(pusher.info("clients")["blocked_clients"], 2, "INFO counts the waiters")
     pusher.lpush("t:order", "one")
     t1.join()
     expect_eq(results.get("first"), (b"t:order", b"one"), "the first to block got it")

@@ -12,9 +12,11 @@
 #include <cstdarg>
 #include <cstdio>
 #include <exception>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace plinth::sdk {
 
@@ -98,6 +100,28 @@ inline std::string_view StringOf(const plinth_value_t* v) {
 inline const plinth_option_t* FindOption(const char* name) {
   return Api().option_find(Host::self, name);
 }
+// Registers an option (option_register) from its fields: name (bare with PLINTH_OPT_GLOBAL_NAME
+// in flags, else "<plugin>.<name>"), PLINTH_OPT_* type and flags, default text, range, one
+// line of help, and the apply callback with its ctx (may be nullptr). Returns the handle, or
+// nullptr when the host refused it (a duplicate, or an invalid configured value). Init only.
+inline const plinth_option_t* RegisterOption(const char* name, uint32_t type, uint32_t flags,
+                                             const char* def, int64_t min, int64_t max,
+                                             const char* description,
+                                             plinth_option_apply_fn apply = nullptr,
+                                             void* ctx = nullptr) {
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = name;
+  o.type = type;
+  o.flags = flags;
+  o.default_value = def;
+  o.min = min;
+  o.max = max;
+  o.description = description;
+  o.apply = apply;
+  o.ctx = ctx;
+  return Api().option_register(Host::self, &o);
+}
 // The option's number (INT, MEMORY, BOOL 0/1, ENUM index), or def without a handle.
 inline int64_t OptionInt(const plinth_option_t* o, int64_t def = 0) {
   return o ? Api().option_int(o) : def;
@@ -161,6 +185,24 @@ class Call {
     return Api().key_expire_set(c_, k.data(), k.size(), when_ms) == 1;
   }
   int64_t NowMs() const { return Api().call_time_ms(c_); }
+  // Propagates command with args instead of the verbatim command (replicate; flags:
+  // PLINTH_REPLICATE_*). Returns false when the host refused it (an unknown command, or an
+  // arity that does not fit, unless validation is off).
+  template <typename Range>
+  bool Replicate(const char* command, const Range& args, uint32_t flags = 0) const {
+    std::vector<const char*> argv;
+    std::vector<size_t> lens;
+    for (std::string_view a : args) {
+      argv.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    return Api().replicate(c_, flags, command, static_cast<int32_t>(argv.size()), argv.data(),
+                           lens.data()) == PLINTH_OK;
+  }
+  bool Replicate(const char* command, std::initializer_list<std::string_view> args,
+                 uint32_t flags = 0) const {
+    return Replicate<std::initializer_list<std::string_view>>(command, args, flags);
+  }
   // Raises keyspace event `event` (Redis's name) of class type (PLINTH_NOTIFY_*) on key k.
   void Event(uint32_t type, const char* event, std::string_view k) const {
     Api().keyspace_event(c_, type, event, k.data(), k.size());
