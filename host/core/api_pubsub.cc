@@ -1,6 +1,6 @@
 // Host API for pub/sub and other per-client state a plugin keeps: sending a reply to another
 // client (client_push), the subscription counts that put a RESP2 client in subscriber mode,
-// client listeners (closed, RESET) and client_reset.
+// and client_reset (which tells the client listeners; they register in api_server.cc).
 #include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
@@ -50,14 +50,6 @@ int64_t ClientSubscriptions(plinth_call_t* c) {
   return c->session ? c->session->sub_channels + c->session->sub_patterns : 0;
 }
 
-int32_t ClientListenerRegister(plinth_plugin_t* self, plinth_client_event_fn fn, void* ctx) {
-  if (!self || !fn) return PLINTH_ERR;
-  self->core->AssertMainThread("client_listener_register");
-  if (self->core->loading != self) return PLINTH_ERR;
-  self->core->registry.client_listeners.push_back({fn, ctx, self->name});
-  return PLINTH_OK;
-}
-
 void ClientReset(plinth_call_t* c) {
   if (!c->session) return;
   Transaction& t = c->session->tx;
@@ -73,7 +65,6 @@ void FillPubsubApi(plinth_host_api_t* t) {
   t->client_push = ClientPush;
   t->client_set_subscriptions = ClientSetSubscriptions;
   t->client_subscriptions = ClientSubscriptions;
-  t->client_listener_register = ClientListenerRegister;
   t->client_reset = ClientReset;
 }
 

@@ -88,6 +88,12 @@ int32_t KeyspaceListenerRegister(plinth_plugin_t* self, plinth_keyspace_listener
   return PLINTH_OK;
 }
 
+int32_t ClientListenerRegister(plinth_plugin_t* self, plinth_client_event_fn fn, void* ctx) {
+  if (!InInit(self, "client_listener_register") || !fn) return PLINTH_ERR;
+  self->core->registry.client_listeners.push_back({fn, ctx, self->name});
+  return PLINTH_OK;
+}
+
 const plinth_option_t* OptionFind(plinth_plugin_t* self, const char* name) {
   return self && name ? self->core->options.Find(name) : nullptr;
 }
@@ -151,6 +157,7 @@ void FillServerApi(plinth_host_api_t* t) {
   t->info_register = InfoRegister;
   t->type_register = TypeRegister;
   t->keyspace_listener_register = KeyspaceListenerRegister;
+  t->client_listener_register = ClientListenerRegister;
   t->option_find = OptionFind;
   t->option_int = OptionInt;
   t->option_string = OptionString;

@@ -1,9 +1,8 @@
 // Container-command dispatch and the error texts clients parse (Redis 7.0 wording).
 #include "subcommand.h"
 
-#include <plinth/text.hpp>
-
 #include <algorithm>
+#include <plinth/text.hpp>
 
 namespace plinth::common {
 

@@ -27,7 +27,7 @@ enum class Op { kUnion, kInter, kDiff };
 enum class Agg { kSum, kMin, kMax };
 
 struct Source {
-  const ZSet* z = nullptr;       // nullptr: a missing key (an empty set)
+  const ZSet* z = nullptr;      // nullptr: a missing key (an empty set)
   std::shared_ptr<ZSet> plain;  // a plain set's members, each with score 1 (z points here)
   double weight = 1;
 };

@@ -452,8 +452,8 @@ typedef struct plinth_type_spec {
 
 /* Hears one keyspace event (keyspace_event). OWNERSHIP: event and key borrowed for the call.
  * THREAD: main. */
-typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type,
-                                            const char* event, const char* key, size_t klen);
+typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type, const char* event,
+                                            const char* key, size_t klen);
 
 /* client listener events */
 #define PLINTH_CLIENT_CLOSED 1u /* the connection is gone */
@@ -888,8 +888,7 @@ struct plinth_host_api {
   int64_t (*client_subscriptions)(plinth_call_t* call);
   /* since 1.0: adds a listener of client events (PLINTH_CLIENT_*). OWNERSHIP: ctx must outlive
    * the plugin. THREAD: main, init only. */
-  int32_t (*client_listener_register)(plinth_plugin_t* self, plinth_client_event_fn fn,
-                                      void* ctx);
+  int32_t (*client_listener_register)(plinth_plugin_t* self, plinth_client_event_fn fn, void* ctx);
   /* since 1.0: header of a push of n elements (RESP3 >; an array in RESP2), for replies that
    * are pub/sub notices (SUBSCRIBE's confirmation). THREAD: main. */
   void (*reply_push)(plinth_call_t* call, int64_t n);

@@ -29,9 +29,8 @@ TEST_CASE("list move: events and propagation of LMOVE and RPOPLPUSH") {
   f.Propagated();
   CHECK(f.Run({"RPOPLPUSH", "src", "dst"}) == "\"b\"");
   CHECK(f.Run({"LMOVE", "src", "dst", "LEFT", "RIGHT"}) == "\"a\"");
-  CHECK(f.Events() ==
-        std::vector<std::string>{"new:dst", "lpush:dst", "rpop:src", "rpush:dst", "lpop:src",
-                                 "del:src"});
+  CHECK(f.Events() == std::vector<std::string>{"new:dst", "lpush:dst", "rpop:src", "rpush:dst",
+                                               "lpop:src", "del:src"});
   CHECK(f.Propagated() ==
         std::vector<std::string>{"RPOPLPUSH src dst", "LMOVE src dst LEFT RIGHT"});
   CHECK(f.Run({"RPOPLPUSH", "src", "dst"}) == "(nil)");
