@@ -187,7 +187,8 @@ const plinth_plugin_descriptor_t* PluginAt(plinth_call_t* c, int32_t i, const ch
   return v[i]->descriptor;
 }
 
-void ServerShutdown(plinth_call_t* c, uint32_t) {
+void ServerShutdown(plinth_call_t* c, uint32_t flags) {
+  c->core->shutdown_flags = flags;
   c->core->Log(LogLevel::kWarning, "User requested shutdown...");
   ReplyAccept(c, 0);  // SHUTDOWN answers by closing the connection, like Redis
   if (c->session) c->session->close_after_reply = true;

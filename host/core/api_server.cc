@@ -62,7 +62,14 @@ int32_t ReplyPathRegister(plinth_plugin_t* self, const plinth_reply_path_spec_t*
 }
 int32_t ConsumerRegister(plinth_plugin_t* self, const plinth_stream_consumer_spec_t* spec) {
   if (!InInit(self, "stream_consumer_register")) return PLINTH_ERR;
-  return Refused(self, self->core->registry.AddConsumer(spec, self->name));
+  const int32_t r = Refused(self, self->core->registry.AddConsumer(spec, self->name));
+  self->core->CountActiveConsumers();
+  return r;
+}
+int32_t BeforeSleepRegister(plinth_plugin_t* self, plinth_task_fn fn, void* ctx) {
+  if (!InInit(self, "before_sleep_register") || !fn) return PLINTH_ERR;
+  self->core->registry.before_sleep.push_back({fn, ctx, self->name});
+  return PLINTH_OK;
 }
 const plinth_option_t* OptionRegister(plinth_plugin_t* self, const plinth_option_spec_t* spec) {
   if (!InInit(self, "option_register")) return nullptr;
@@ -184,6 +191,9 @@ const plinth_host_api_t* HostApi() {
     FillTypeApi(&t);
     FillBlockingApi(&t);
     FillPubsubApi(&t);
+    FillPersistApi(&t);
+    FillInternalClientApi(&t);
+    t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();
   return &table;

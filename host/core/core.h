@@ -22,6 +22,7 @@
 #include "host/core/options.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
+#include "host/core/stream.h"
 #include "host/core/transaction.h"
 #include "host/core/value.h"
 
@@ -94,7 +95,8 @@ class Core {
   // every registration. handle is the dlopen handle or nullptr.
   bool LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path, void* handle,
                       const PluginRequest& req, std::string* error);
-  // Runs the loaded plugins' shutdown hooks once, in reverse load order.
+  // Delivers the stream's last batch, then runs the loaded plugins' shutdown hooks once, in
+  // reverse load order.
   void ShutdownPlugins();
 
   // -- commands (dispatch.cc) --
@@ -115,8 +117,15 @@ class Core {
   // For requests executed back to back, such as a pipelined batch.
   void BeginRun();
   void EndRun() { run_ = false; }
-  // Appends one effect to the propagation stream (no-op without consumers).
+  // Appends one effect to the propagation stream: to each on_command consumer now, and to the
+  // encoded stream while a batch consumer is active (no-op without consumers).
   void Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
+  // Delivers the stream's pending batch to the active batch consumers, then runs the
+  // before-sleep hooks. The shell calls it before it writes replies and before it polls; the
+  // fake host after each command. Never inside a command (batches hold whole units).
+  void BeforeSleep();
+  // Recounts the active batch consumers after one changed (stream_consumer_active).
+  void CountActiveConsumers();
   // Deletes key in db because it expired, counting and propagating it as DEL.
   void ExpireKey(int32_t db, std::string_view key);
   // Signals that key in db changed (WATCH hears it); expiry: it was deleted for its expiry.
@@ -195,7 +204,11 @@ class Core {
   Watches watches;
   Blocking blocking;
   int64_t start_ms = 0;
-  bool has_password = false;  // requirepass is set
+  Stream stream;
+  int32_t loaders = 0;          // plugins loading now (server_set_loading): -LOADING
+  uint32_t shutdown_flags = 0;  // the shutdown under way's PLINTH_SHUTDOWN_* flags
+  int32_t child_pid = 0;        // the snapshot child fork_child made, 0: none
+  bool has_password = false;    // requirepass is set
   std::string executable;
   std::string config_file;
 
@@ -216,6 +229,7 @@ class Core {
   int32_t rerun_state_ = PLINTH_BLOCK_NONE;  // the next Execute is a rerun of a blocked one
   bool rerun_reblocked_ = false;
   bool serving_ = false;        // in ServeBlocked
+  size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
   int32_t exec_multi_db_ = -1;  // the db MULTI was propagated with, -1 when not yet
   int64_t run_wall_us_ = 0;     // wall clock at BeginRun

@@ -91,6 +91,9 @@ class Db {
   // buckets) were visited; returns the next cursor, 0 when done. Reverse-binary cursor: a key
   // present for the whole scan is visited even across resizes. visit must not change the table.
   uint64_t Scan(uint64_t cursor, uint64_t count, const std::function<void(Entry*)>& visit);
+  // Visits every entry, in no set order, until visit returns false. Returns false when visit
+  // stopped it. visit must not change the table. Safe in a forked child.
+  bool ForEach(const std::function<bool(Entry*)>& visit) const;
   // A random entry, or nullptr when empty.
   Entry* Random() const;
   // A random entry among those with an expiry, or nullptr.

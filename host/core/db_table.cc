@@ -274,6 +274,17 @@ bool Db::MoveBuckets(size_t buckets) {
   return false;
 }
 
+bool Db::ForEach(const std::function<bool(Entry*)>& visit) const {
+  for (const Table* t : {&main_, &old_}) {
+    for (size_t b = 0; b < t->Count(); ++b) {
+      const Bucket& k = t->buckets[b];
+      for (int i = 0; i < kSlots; ++i)
+        if (k.tag[i] && !visit(SlotPtr(k, i))) return false;
+    }
+  }
+  return true;
+}
+
 uint64_t Db::Scan(uint64_t cursor, uint64_t count, const std::function<void(Entry*)>& visit) {
   if (Size() == 0) return 0;
   // The entries of table t whose home bucket is home.

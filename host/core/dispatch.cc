@@ -62,7 +62,9 @@ void Queue(Transaction& t, int32_t argc, const char* const* argv, const size_t* 
 
 void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before) {
   const Command* cmd = call.cmd;
-  if (core.registry.consumers.empty() || (cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) return;
+  if (core.registry.consumers.empty() || (cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
+      call.session->no_propagate)
+    return;
   if (call.replicated) {
     std::vector<const char*> av;
     std::vector<size_t> al;
@@ -84,15 +86,18 @@ void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before)
 }  // namespace
 
 void Core::Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
+  auto emit = [this](int32_t d, int32_t n, const char* const* av, const size_t* al) {
+    for (const StreamConsumer& sc : registry.consumers)
+      if (sc.spec.on_command) sc.spec.on_command(sc.spec.ctx, d, n, av, al);
+    if (batch_consumers_) stream.Append(d, n, av, al);
+  };
   if (exec_unit_ && exec_multi_db_ < 0) {
     exec_multi_db_ = db;
     const char* multi[1] = {"MULTI"};
     const size_t len[1] = {5};
-    for (const StreamConsumer& sc : registry.consumers)
-      sc.spec.on_command(sc.spec.ctx, db, 1, multi, len);
+    emit(db, 1, multi, len);
   }
-  for (const StreamConsumer& sc : registry.consumers)
-    sc.spec.on_command(sc.spec.ctx, db, argc, argv, argvlen);
+  emit(db, argc, argv, argvlen);
 }
 
 void Core::EndExecUnit() {
@@ -103,7 +108,24 @@ void Core::EndExecUnit() {
   const char* exec[1] = {"EXEC"};
   const size_t len[1] = {4};
   for (const StreamConsumer& sc : registry.consumers)
-    sc.spec.on_command(sc.spec.ctx, db, 1, exec, len);
+    if (sc.spec.on_command) sc.spec.on_command(sc.spec.ctx, db, 1, exec, len);
+  if (batch_consumers_) stream.Append(db, 1, exec, len);
+}
+
+void Core::BeforeSleep() {
+  if (stream.Pending()) {
+    const plinth_stream_batch_t batch = stream.Batch();
+    for (const StreamConsumer& sc : registry.consumers)
+      if (sc.active && sc.spec.on_batch) sc.spec.on_batch(sc.spec.ctx, &batch);
+    stream.Delivered();
+  }
+  for (const BeforeSleepHook& h : registry.before_sleep) h.fn(h.ctx);
+}
+
+void Core::CountActiveConsumers() {
+  batch_consumers_ = 0;
+  for (const StreamConsumer& sc : registry.consumers)
+    batch_consumers_ += sc.active && sc.spec.on_batch;
 }
 
 void Core::ExpireKey(int32_t db, std::string_view key) {
@@ -200,6 +222,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
+  if (loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
+    return Reject(s, sink, cmd, "LOADING Plinth is loading the dataset in memory");
   if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 && !s.tx.executing &&
       !(cmd->spec.flags & PLINTH_CMD_SUBSCRIBER)) {
     const std::string name =

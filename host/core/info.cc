@@ -74,11 +74,11 @@ void Stats_(Core& s, std::string& o) {
 
 // Until a replication plugin registers its own "replication" section, the server is a master
 // without replicas, as clients that read INFO replication expect.
-void Replication(Core&, std::string& o) {
+void Replication(Core& core, std::string& o) {
   Field(o, "role", "master");
   Field(o, "connected_slaves", 0);
   Field(o, "master_failover_state", "no-failover");
-  Field(o, "master_repl_offset", 0);
+  Field(o, "master_repl_offset", core.stream.Offset());
   Field(o, "repl_backlog_active", 0);
 }
 
@@ -191,13 +191,21 @@ std::string Core::RenderInfo(std::string_view section) {
     Begin(o, h.title);
     h.fn(*this, o);
   }
-  for (const InfoSection& s : registry.info_sections) {
+  // Several plugins may fill one section (rdb and aof share "persistence"): one header, the
+  // fields in registration order.
+  const auto& secs = registry.info_sections;
+  for (size_t i = 0; i < secs.size(); ++i) {
+    const InfoSection& s = secs[i];
     if (!(all || def || sec == s.name)) continue;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) seen = secs[j].name == s.name;
+    if (seen) continue;
     std::string title = s.name;
     title[0] = text::ToUpper(title[0]);
     Begin(o, title);
     plinth_info info{&o};
-    s.fn(s.ctx, &info);
+    for (size_t j = i; j < secs.size(); ++j)
+      if (secs[j].name == s.name) secs[j].fn(secs[j].ctx, &info);
   }
   return o;
 }

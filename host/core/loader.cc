@@ -136,6 +136,7 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
   if (rc != PLINTH_OK) {
     for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
     registry.RemoveOwner(plugin->name);
+    CountActiveConsumers();
     options.UnregisterOwner(plugin->name);
     types.UnregisterOwner(plugin->name);
     std::string why = "init returned an error";

@@ -116,7 +116,9 @@ std::string Registry::SetReplyPath(const plinth_reply_path_spec_t* spec, const s
 std::string Registry::AddConsumer(const plinth_stream_consumer_spec_t* spec,
                                   const std::string& owner) {
   StreamConsumer c;
-  if (!CopySizedStruct(&c.spec, sizeof c.spec, spec, sizeof c.spec) || !c.spec.on_command)
+  if (!CopySizedStruct(&c.spec, sizeof c.spec, spec,
+                       offsetof(plinth_stream_consumer_spec_t, on_batch)) ||
+      (!c.spec.on_command && !c.spec.on_batch))
     return "bad stream consumer spec";
   c.name = Str(c.spec.name);
   c.spec.name = nullptr;
@@ -130,7 +132,7 @@ std::string Registry::AddInfoSection(const char* name, plinth_info_fn fn, void* 
   if (!name || !*name || !fn) return "bad info section";
   std::string n = text::ToLower(name);
   for (const InfoSection& s : info_sections)
-    if (s.name == n) return "info section '" + n + "' already exists";
+    if (s.name == n && s.owner == owner) return "info section '" + n + "' already exists";
   info_sections.push_back({n, owner, fn, ctx});
   return "";
 }
@@ -150,6 +152,7 @@ void Registry::RemoveOwner(const std::string& owner) {
   for (auto& t : transports)
     if (t && t->owner == owner) t.reset();
   EraseOwned(consumers, owner);
+  EraseOwned(before_sleep, owner);
   EraseOwned(info_sections, owner);
   EraseOwned(keyspace_listeners, owner);
   EraseOwned(client_listeners, owner);

@@ -60,6 +60,14 @@ struct ClientListener {
 struct StreamConsumer {
   plinth_stream_consumer_spec_t spec{};
   std::string name, owner;
+  bool active = true;  // stream_consumer_active: whether on_batch hears batches
+};
+
+// A before-sleep hook (before_sleep_register).
+struct BeforeSleepHook {
+  plinth_task_fn fn;
+  void* ctx;
+  std::string owner;
 };
 
 struct ReplyPath {
@@ -95,6 +103,7 @@ class Registry {
   std::vector<std::unique_ptr<Transport>> transports;  // index is the transport id
   std::unique_ptr<ReplyPath> reply_path;
   std::vector<StreamConsumer> consumers;
+  std::vector<BeforeSleepHook> before_sleep;
   std::vector<InfoSection> info_sections;
   std::vector<KeyspaceListener> keyspace_listeners;
   std::vector<ClientListener> client_listeners;

@@ -24,6 +24,8 @@ struct Session {
   int32_t proto = 2;
   bool authenticated = false;
   bool close_after_reply = false;
+  bool internal = false;      // a plugin's trusted client (client_create_internal)
+  bool no_propagate = false;  // its effects stay off the propagation stream
   std::string name, lib_name, lib_ver;
   const Command* last_command = nullptr;  // for CLIENT LIST's cmd=
   std::string last_subcommand;            // set for container commands (CLIENT LIST)

@@ -197,6 +197,13 @@ const TypeEntry* Types::Find(uint32_t id) const {
   return t.live ? &t : nullptr;
 }
 
+const TypeEntry* Types::FindRdb(uint32_t rdb_type) const {
+  if (rdb_type == 0) return nullptr;
+  for (const TypeEntry& t : entries_)
+    if (t.live && t.spec.rdb_type == rdb_type && t.spec.rdb_load) return &t;
+  return nullptr;
+}
+
 const char* Types::Name(uint32_t id) const {
   if (id == PLINTH_TYPE_STRING) return "string";
   if (id >= kFirstPluginType && id - kFirstPluginType < entries_.size())

@@ -138,6 +138,9 @@ class Types {
   void UnregisterOwner(const std::string& owner);
   // The live type with that id, or nullptr.
   const TypeEntry* Find(uint32_t id) const;
+  // The live type that loads the plain RDB form rdb_type (its spec's rdb_type and rdb_load),
+  // or nullptr.
+  const TypeEntry* FindRdb(uint32_t rdb_type) const;
   // TYPE's name of a type id: "string", "none" or the plugin type's name.
   const char* Name(uint32_t id) const;
 

@@ -326,6 +326,10 @@ bool WritePrepared(Client* c, bool have) {
 
 void ClientFlushOutput(Client* c) {
   if (c->closed || c->io != ClientIo::kIdle) return;  // a job in flight queues the next write
+  // No reply goes out before the effects of its command reached the stream's consumers
+  // (appendfsync always makes them durable there).
+  Core& core = c->shell->core;
+  if (core.stream.Pending()) core.BeforeSleep();
   const bool have = ClientPrepareWrite(c);
   if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
   c->io_thread = 0;

@@ -225,6 +225,7 @@ void Shell::ArmBlockTimer() {
 }
 
 void Shell::Flush() {
+  core.BeforeSleep();  // the stream's consumers first: no reply goes out before its effects
   for (;;) {
     if (io.InFlight()) io.Complete();
     RunUnblocked();

@@ -122,11 +122,12 @@ FIELD(plinth_reply_path_spec_t, ctx, 16, 8);
 FIELD(plinth_reply_path_spec_t, by_reference, 24, 8);
 
 /* ---- plinth_stream_consumer_spec_t ---- */
-MIN_SIZE(plinth_stream_consumer_spec_t, 32);
+MIN_SIZE(plinth_stream_consumer_spec_t, 40);
 FIELD(plinth_stream_consumer_spec_t, struct_size, 0, 4);
 FIELD(plinth_stream_consumer_spec_t, name, 8, 8);
 FIELD(plinth_stream_consumer_spec_t, ctx, 16, 8);
 FIELD(plinth_stream_consumer_spec_t, on_command, 24, 8);
+FIELD(plinth_stream_consumer_spec_t, on_batch, 32, 8);
 
 /* ---- plinth_option_spec_t ---- */
 MIN_SIZE(plinth_option_spec_t, 80);
@@ -168,7 +169,7 @@ FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 864);
+MIN_SIZE(plinth_host_api_t, 1032);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -279,6 +280,34 @@ FIELD(plinth_host_api_t, client_subscriptions, 832, 8);
 FIELD(plinth_host_api_t, client_listener_register, 840, 8);
 FIELD(plinth_host_api_t, reply_push, 848, 8);
 FIELD(plinth_host_api_t, value_visit, 856, 8);
+FIELD(plinth_host_api_t, stream_offset, 864, 8);
+FIELD(plinth_host_api_t, stream_reselect, 872, 8);
+FIELD(plinth_host_api_t, stream_consumer_active, 880, 8);
+FIELD(plinth_host_api_t, before_sleep_register, 888, 8);
+FIELD(plinth_host_api_t, db_visit, 896, 8);
+FIELD(plinth_host_api_t, db_keys, 904, 8);
+FIELD(plinth_host_api_t, db_total, 912, 8);
+FIELD(plinth_host_api_t, value_rdb_save, 920, 8);
+FIELD(plinth_host_api_t, value_rdb_load, 928, 8);
+FIELD(plinth_host_api_t, key_load, 936, 8);
+FIELD(plinth_host_api_t, db_flush_all, 944, 8);
+FIELD(plinth_host_api_t, client_create_internal, 952, 8);
+FIELD(plinth_host_api_t, client_exec, 960, 8);
+FIELD(plinth_host_api_t, client_destroy_internal, 968, 8);
+FIELD(plinth_host_api_t, server_set_loading, 976, 8);
+FIELD(plinth_host_api_t, server_loading, 984, 8);
+FIELD(plinth_host_api_t, server_shutdown_flags, 992, 8);
+FIELD(plinth_host_api_t, server_dirty, 1000, 8);
+FIELD(plinth_host_api_t, fork_child, 1008, 8);
+FIELD(plinth_host_api_t, fork_done, 1016, 8);
+FIELD(plinth_host_api_t, fork_active, 1024, 8);
+
+/* ---- plinth_stream_batch_t ---- */
+MIN_SIZE(plinth_stream_batch_t, 32);
+FIELD(plinth_stream_batch_t, struct_size, 0, 4);
+FIELD(plinth_stream_batch_t, offset, 8, 8);
+FIELD(plinth_stream_batch_t, data, 16, 8);
+FIELD(plinth_stream_batch_t, len, 24, 8);
 
 /* ---- constants ---- */
 CONST(PLINTH_ABI_MAJOR, 1);
@@ -298,6 +327,7 @@ CONST(PLINTH_CMD_STALE, 0x0100u);
 CONST(PLINTH_CMD_PUBSUB, 0x0200u);
 CONST(PLINTH_CMD_NOPROPAGATE, 0x0400u);
 CONST(PLINTH_CMD_SKIP_MULTI, 0x0800u);
+CONST(PLINTH_INTERNAL_NO_PROPAGATE, 0x1u);
 CONST(PLINTH_CMD_BLOCKING, 0x1000u);
 CONST(PLINTH_CMD_SUBSCRIBER, 0x2000u);
 CONST(PLINTH_CLIENT_CLOSED, 1u);

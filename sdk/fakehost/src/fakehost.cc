@@ -193,6 +193,7 @@ std::optional<Reply> FakeHost::CallAs(uint64_t client, const std::vector<std::st
     al.push_back(a.size());
   }
   impl_->core.Execute(c.session, c.sink, static_cast<int32_t>(av.size()), av.data(), al.data());
+  impl_->core.BeforeSleep();  // as the server does before it writes the replies
   std::vector<Reply> got = c.sink.TakeAll();
   if (got.empty()) {
     if (c.session.block) return std::nullopt;
@@ -307,6 +308,7 @@ void FakeHost::AdvanceTimeMs(int64_t ms) {
     impl_->env.Advance(stop - impl_->env.now_ms);
     core.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
     if (impl_->env.now_ms == tick) core.ActiveExpireCycle(1000000 / 10 / 4);
+    core.BeforeSleep();
   }
 }
 size_t FakeHost::ActiveTimers() const { return impl_->env.ActiveTimers(); }

@@ -46,6 +46,7 @@ typedef struct plinth_info plinth_info_t;     /* an INFO section being filled */
 typedef struct plinth_option plinth_option_t; /* a registered config option */
 typedef struct plinth_conn plinth_conn_t;     /* the host's side of a transport connection */
 typedef struct plinth_host_api plinth_host_api_t;
+typedef struct plinth_client plinth_client_t; /* an internal client a plugin runs commands as */
 
 /* ---- The descriptor a plugin exports ------------------------------------------------------- */
 
@@ -304,14 +305,35 @@ typedef struct plinth_reply_path_spec {
 
 /* ---- Propagation stream -------------------------------------------------------------------- */
 
+/* The propagation stream is one ordered log of the server's effects: every write command (or
+ * what it emitted through replicate), expiries and evictions as DEL, relative expiry rewritten
+ * as absolute. Encoded once, as RESP multibulk commands with a SELECT wherever the database
+ * changes, it has a byte offset that only grows (INFO's master_repl_offset). An execution unit,
+ * one command or a whole transaction (wrapped in MULTI ... EXEC), is never split between two
+ * batches, so a consumer that applies batches whole applies units atomically. */
+typedef struct plinth_stream_batch {
+  uint32_t struct_size; /* since 1.0 */
+  uint32_t reserved0;   /* since 1.0 */
+  uint64_t offset;      /* since 1.0: the stream offset of data[0]; offset + len follows it */
+  const char* data;     /* since 1.0: whole execution units, RESP encoded */
+  size_t len;           /* since 1.0 */
+} plinth_stream_batch_t;
+
 typedef struct plinth_stream_consumer_spec {
   uint32_t struct_size; /* since 1.0 */
   const char* name;     /* since 1.0 */
   void* ctx;            /* since 1.0 */
-  /* since 1.0: one effect, in stream order: run argv[0..argc) in database db. The arrays are
-   * borrowed for the call. THREAD: main. */
+  /* since 1.0: one effect, in stream order, at once: run argv[0..argc) in database db. May be
+   * NULL. OWNERSHIP: the arrays are borrowed for the call. THREAD: main. */
   void (*on_command)(void* ctx, int32_t db, int32_t argc, const char* const* argv,
                      const size_t* argvlen);
+  /* since 1.0: the encoded effects appended since the last batch, each batch following the one
+   * before without a gap. Delivered before the host writes any reply to the commands that
+   * produced them, and before the loop sleeps: a consumer that makes a batch durable here
+   * (appendfsync always) makes every acknowledged write durable. May be NULL. OWNERSHIP: the
+   * batch and its data are borrowed for the call (the buffer is shared by every consumer).
+   * THREAD: main. */
+  void (*on_batch)(void* ctx, const plinth_stream_batch_t* batch);
 } plinth_stream_consumer_spec_t;
 
 /* flags of replicate() */
@@ -498,6 +520,9 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 #define PLINTH_ENC_INT 1
 #define PLINTH_ENC_EMBSTR 2
 
+/* client_create_internal flags */
+#define PLINTH_INTERNAL_NO_PROPAGATE 0x1u /* its effects stay off the propagation stream */
+
 /* shutdown flags */
 #define PLINTH_SHUTDOWN_NOSAVE 0x1u
 #define PLINTH_SHUTDOWN_SAVE 0x2u
@@ -507,6 +532,11 @@ typedef void (*plinth_emit_fn)(void* arg, const char* data, size_t len);
 /* Visits one key during a scan. */
 typedef void (*plinth_key_visit_fn)(void* arg, const char* key, size_t klen,
                                     const plinth_value_t* value);
+/* Visits one key of a database (db_visit): its name, its value and its absolute expiry in Unix
+ * milliseconds (-1: none). Returns 0 to go on, anything else to stop the visit. OWNERSHIP: key
+ * and value borrowed for the call (retain value to keep it). */
+typedef int32_t (*plinth_db_visit_fn)(void* arg, const char* key, size_t klen,
+                                      const plinth_value_t* value, int64_t expire_ms);
 /* A task posted to the main loop. */
 typedef void (*plinth_task_fn)(void* arg);
 typedef void (*plinth_timer_fn)(void* arg);
@@ -896,6 +926,92 @@ struct plinth_host_api {
    * or PLINTH_ERR (nothing visited) when v is a string or its type has no visit. OWNERSHIP: v
    * borrowed. THREAD: main. */
   int32_t (*value_visit)(const plinth_value_t* v, plinth_member_fn fn, void* arg);
+
+  /* -- persistence: the stream, the keyspace outside a command, loading -- */
+
+  /* since 1.0: the propagation stream's offset: the bytes appended since the server started
+   * (delivered or not). THREAD: main. */
+  uint64_t (*stream_offset)(plinth_plugin_t* self);
+  /* since 1.0: the next effect appended starts with a SELECT of its database even when the
+   * stream is already in it (a consumer starting a new file or link). THREAD: main. */
+  void (*stream_reselect)(plinth_plugin_t* self);
+  /* since 1.0: whether the plugin's stream consumers hear batches (on_batch): on by default.
+   * The host encodes the stream only while some consumer is on, so a plugin with nothing to
+   * do (appendonly no, no replicas) turns itself off and costs writes nothing. on_command
+   * consumers are not affected. THREAD: main. */
+  void (*stream_consumer_active)(plinth_plugin_t* self, int32_t on);
+  /* since 1.0: runs fn(ctx) each time the host is about to write replies or to wait for
+   * events, after the stream's pending batch went to its consumers (appendfsync always makes it
+   * durable here). Keep it cheap when there is nothing to do. OWNERSHIP: ctx must outlive the
+   * plugin. THREAD: main, init only. */
+  int32_t (*before_sleep_register)(plinth_plugin_t* self, plinth_task_fn fn, void* ctx);
+  /* since 1.0: visits every key of database db, expired ones included, in no set order, until
+   * fn returns non-zero. Nothing may change the keyspace during the visit. Returns PLINTH_OK,
+   * or PLINTH_ERR for a bad db or when fn stopped the visit. OWNERSHIP: see
+   * plinth_db_visit_fn. THREAD: main, or a child process forked from it (a snapshot). */
+  int32_t (*db_visit)(plinth_plugin_t* self, int32_t db, plinth_db_visit_fn fn, void* arg);
+  /* since 1.0: keys in database db (0 for a bad db), and in *expires (may be NULL) how many
+   * have a time to live. THREAD: main, or a forked child. */
+  uint64_t (*db_keys)(plinth_plugin_t* self, int32_t db, uint64_t* expires);
+  /* since 1.0: number of databases ("databases" option). THREAD: main, or a forked child. */
+  int32_t (*db_total)(plinth_plugin_t* self);
+  /* since 1.0: writes a collection value in its type's plain RDB form through io, its form's
+   * PLINTH_RDB_* id in *rdb_type first (0 for a type with no Redis form). Returns PLINTH_OK, or
+   * PLINTH_ERR when v is a string, its type has no rdb_save, or io failed. OWNERSHIP: v
+   * borrowed. THREAD: main, or a forked child. */
+  int32_t (*value_rdb_save)(const plinth_value_t* v, plinth_rdb_io_t* io, uint32_t* rdb_type);
+  /* since 1.0: a new value read from the plain RDB form rdb_type through io by the type that
+   * registered that form, or NULL when no loaded type did, or the input is malformed.
+   * OWNERSHIP: the caller owns the value (its one reference). THREAD: main. */
+  plinth_value_t* (*value_rdb_load)(plinth_plugin_t* self, uint32_t rdb_type,
+                                    plinth_rdb_io_t* io);
+  /* since 1.0: stores v under key in database db outside any command (loading a snapshot),
+   * with an absolute expiry in Unix ms (-1: none), raising no event and propagating nothing.
+   * Returns PLINTH_OK, or PLINTH_ERR for a bad db or a key that exists. OWNERSHIP: takes the
+   * caller's reference to v in every case. THREAD: main. */
+  int32_t (*key_load)(plinth_plugin_t* self, int32_t db, const char* key, size_t klen,
+                      plinth_value_t* v, int64_t expire_ms);
+  /* since 1.0: empties every database outside any command (before loading a snapshot).
+   * Propagates nothing. THREAD: main. */
+  void (*db_flush_all)(plinth_plugin_t* self);
+  /* since 1.0: a trusted client of the plugin's own that runs commands through the host's
+   * dispatch as a network client would (its database, MULTI/EXEC), authenticated, never
+   * blocked, refused by no loading state: for loading an append-only file, and for a replica
+   * applying its primary's stream. flags: PLINTH_INTERNAL_*. Returns NULL when memory ran out.
+   * OWNERSHIP: destroy it with client_destroy_internal. THREAD: main. */
+  plinth_client_t* (*client_create_internal)(plinth_plugin_t* self, uint32_t flags);
+  /* since 1.0: runs argv[0..argc) as client. Returns PLINTH_OK, or PLINTH_ERR when the reply
+   * was an error (an unknown command, a wrong arity, the command's own error), its text (no
+   * leading '-', NUL-terminated, cut to errlen) in err. OWNERSHIP: argv borrowed for the call.
+   * THREAD: main. */
+  int32_t (*client_exec)(plinth_client_t* client, int32_t argc, const char* const* argv,
+                         const size_t* argvlen, char* err, size_t errlen);
+  /* since 1.0: ends an internal client (discarding a transaction it left open). OWNERSHIP:
+   * frees client. THREAD: main. */
+  void (*client_destroy_internal)(plinth_client_t* client);
+  /* since 1.0: while at least one plugin is loading (on 1 adds one, on 0 removes one),
+   * clients' commands without PLINTH_CMD_LOADING are refused with -LOADING. A plugin that loads
+   * in slices between loop turns keeps the server answering meanwhile. THREAD: main. */
+  void (*server_set_loading)(plinth_plugin_t* self, int32_t on);
+  /* since 1.0: whether some plugin is loading (server_set_loading). THREAD: main. */
+  int32_t (*server_loading)(plinth_plugin_t* self);
+  /* since 1.0: the flags of the shutdown under way (PLINTH_SHUTDOWN_NOSAVE or _SAVE from
+   * SHUTDOWN, 0 for a signal), for a plugin's shutdown hook to decide whether to save.
+   * THREAD: main. */
+  uint32_t (*server_shutdown_flags)(plinth_plugin_t* self);
+  /* since 1.0: keyspace changes since the server started (Redis's dirty counter: save points
+   * and rdb_changes_since_last_save compare it). THREAD: main. */
+  uint64_t (*server_dirty)(plinth_plugin_t* self);
+  /* since 1.0: forks a child process for a snapshot (BGSAVE, an AOF rewrite). One child at a
+   * time for the whole server: returns -1 with errno EBUSY while another plugin's (or this
+   * one's) child runs, -1 with fork's errno when it fails, 0 in the child (which may read the
+   * keyspace with db_visit, db_keys and value_* functions, then must _exit), and the child's
+   * pid in the parent, which reaps it (waitpid) and then calls fork_done. THREAD: main. */
+  int32_t (*fork_child)(plinth_plugin_t* self);
+  /* since 1.0: the child fork_child made, pid, has ended and was reaped. THREAD: main. */
+  void (*fork_done)(plinth_plugin_t* self, int32_t pid);
+  /* since 1.0: the pid of the running snapshot child, 0 when none. THREAD: main. */
+  int32_t (*fork_active)(plinth_plugin_t* self);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

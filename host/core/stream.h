@@ -1,0 +1,36 @@
+// The propagation stream: the server's effects encoded once as RESP multibulk commands, with a
+// SELECT wherever the database changes, in a buffer every batch consumer shares, and the
+// stream offset (bytes appended since start). The core appends; the shell delivers what is
+// pending as one batch before it writes replies. Main thread only.
+#pragma once
+
+#include <plinth/plugin.h>
+
+#include <cstdint>
+#include <string>
+
+namespace plinth::host {
+
+class Stream {
+ public:
+  // Appends argv[0..argc) run in db, preceded by SELECT db when the stream is in another
+  // database (or was told to reselect). No allocation per argument: the buffer grows.
+  void Append(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
+  // The next Append starts with a SELECT.
+  void Reselect() { db_ = -1; }
+  // Whether bytes wait for delivery.
+  bool Pending() const { return !buf_.empty(); }
+  // Bytes appended since the stream began (delivered or not).
+  uint64_t Offset() const { return delivered_ + buf_.size(); }
+  // The pending bytes as a batch. OWNERSHIP: borrowed until Delivered.
+  plinth_stream_batch_t Batch() const;
+  // The pending bytes went to every consumer: the next batch starts after them.
+  void Delivered();
+
+ private:
+  std::string buf_;
+  uint64_t delivered_ = 0;  // offset of buf_[0]
+  int32_t db_ = -1;         // the database the stream is in, -1: none yet
+};
+
+}  // namespace plinth::host
