@@ -165,7 +165,7 @@ TEST_CASE("stream: an inactive consumer hears nothing and the stream is not enco
   CHECK(g_stream.find("SET") != std::string::npos);
 }
 
-TEST_CASE("loading: clients get -LOADING except for loading commands; internal clients run") {
+TEST_CASE("loading: clients get -LOADING except for loading commands, internal clients run") {
   FakeHost host;
   LoadAll(host);
   api->server_set_loading(self, 1);
