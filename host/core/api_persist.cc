@@ -62,6 +62,10 @@ int32_t ValueRdbSave(const plinth_value_t* v, plinth_rdb_io_t* io, uint32_t* rdb
   return t->spec.rdb_save(ValuePayloadOf(v), io) == PLINTH_OK ? PLINTH_OK : PLINTH_ERR;
 }
 
+uint32_t ValueRdbType(const plinth_value_t* v) {
+  return v && v->type != PLINTH_TYPE_STRING ? TypeOf(v)->spec.rdb_type : 0;
+}
+
 plinth_value_t* ValueRdbLoad(plinth_plugin_t* self, uint32_t rdb_type, plinth_rdb_io_t* io) {
   const TypeEntry* t = self->core->types.FindRdb(rdb_type);
   if (!t || !io) return nullptr;
@@ -136,6 +140,7 @@ void FillPersistApi(plinth_host_api_t* t) {
   t->db_total = DbTotal;
   t->value_rdb_save = ValueRdbSave;
   t->value_rdb_load = ValueRdbLoad;
+  t->value_rdb_type = ValueRdbType;
   t->key_load = KeyLoad;
   t->db_flush_all = DbFlushAll;
   t->server_set_loading = ServerSetLoading;

@@ -169,7 +169,7 @@ FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1032);
+MIN_SIZE(plinth_host_api_t, 1040);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -301,6 +301,7 @@ FIELD(plinth_host_api_t, server_dirty, 1000, 8);
 FIELD(plinth_host_api_t, fork_child, 1008, 8);
 FIELD(plinth_host_api_t, fork_done, 1016, 8);
 FIELD(plinth_host_api_t, fork_active, 1024, 8);
+FIELD(plinth_host_api_t, value_rdb_type, 1032, 8);
 
 /* ---- plinth_stream_batch_t ---- */
 MIN_SIZE(plinth_stream_batch_t, 32);

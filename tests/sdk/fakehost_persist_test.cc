@@ -244,6 +244,7 @@ TEST_CASE("typed values: a hash goes through its plain RDB form and back") {
   uint32_t rdb_type = 0;
   REQUIRE(api->value_rdb_save(v, &io.io, &rdb_type) == PLINTH_OK);
   CHECK(rdb_type == PLINTH_RDB_HASH);
+  CHECK(api->value_rdb_type(v) == PLINTH_RDB_HASH);
   CHECK(io.items.size() == 5);  // the length, then two field/value pairs
   plinth_value_t* copy = api->value_rdb_load(self, PLINTH_RDB_HASH, &io.io);
   REQUIRE(copy);

@@ -1012,6 +1012,10 @@ struct plinth_host_api {
   void (*fork_done)(plinth_plugin_t* self, int32_t pid);
   /* since 1.0: the pid of the running snapshot child, 0 when none. THREAD: main. */
   int32_t (*fork_active)(plinth_plugin_t* self);
+  /* since 1.0: the PLINTH_RDB_* plain form v's type saves (what value_rdb_save puts in
+   * *rdb_type), 0 for a string or a type with no Redis form. OWNERSHIP: v borrowed. THREAD:
+   * main, or a forked child. */
+  uint32_t (*value_rdb_type)(const plinth_value_t* v);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
