@@ -123,9 +123,12 @@ void Core::BeforeSleep() {
 }
 
 void Core::CountActiveConsumers() {
+  const size_t before = batch_consumers_;
   batch_consumers_ = 0;
   for (const StreamConsumer& sc : registry.consumers)
     batch_consumers_ += sc.active && sc.spec.on_batch;
+  // Encoding resumes after a pause: the database the stream was last in means nothing now.
+  if (before == 0 && batch_consumers_ > 0) stream.Reselect();
 }
 
 void Core::ExpireKey(int32_t db, std::string_view key) {

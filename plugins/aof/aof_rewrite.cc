@@ -1,0 +1,200 @@
+// Rewriting the AOF (see aof.h), as Redis 7 does: open a new incr file first and list it in the
+// manifest, fork, let the child write the new base into a temp file, and once the parent has
+// reaped a successful child, install the base, make the old base and older incr files history
+// in the manifest, delete them and write the manifest again. A failed child changes nothing.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "aof.h"
+#include "base_file.h"
+#include "fs_util.h"
+
+namespace plinth::aof {
+
+std::string Aof::ChildTempPath(int32_t pid) {
+  return JoinPath(AofDir(), "temp-rewriteaof-bg-" + std::to_string(pid) + ".aof");
+}
+
+bool Aof::PersistManifest(const Manifest& m, std::string* err) {
+  return ReplaceFileAtomically(AofDir(), ManifestFileName(config_.filename),
+                               TempManifestFileName(config_.filename), FormatManifest(m), err);
+}
+
+bool Aof::OpenNewIncr(std::string* err) {
+  const std::string dir = AofDir();
+  const int64_t seq = manifest_.LastIncrSeq() + 1;
+  const std::string name = IncrFileName(config_.filename, seq);
+  const std::string path = JoinPath(dir, name);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *err = ErrnoText("can't create", path);
+    return false;
+  }
+  FsyncDir(dir);
+  if (file_.fd() >= 0) {
+    std::string ferr;
+    if (!file_.Flush(&ferr)) Log(PLINTH_LOG_WARNING, ferr);
+    closed_incr_size_ += file_.size();
+    worker_.Retire(file_.Detach());
+  }
+  manifest_.incrs.push_back({name, seq, FileType::kIncr});
+  StartAppending(fd, 0);
+  api_->stream_reselect(self_);
+  return true;
+}
+
+void Aof::StartRewrite() {
+  if ((state_ != State::kOn && state_ != State::kWaitRewrite) || child_pid_ > 0) return;
+  if (api_->fork_active(self_) != 0 || file_.buffered() > 0) {
+    scheduled_ = true;  // another child, or the buffer could not be written: try later
+    return;
+  }
+  std::string err;
+  if (!OpenNewIncr(&err) || (state_ == State::kOn && !PersistManifest(manifest_, &err))) {
+    Log(PLINTH_LOG_WARNING, "Can't rewrite append only file in background: " + err);
+    last_rewrite_ok_ = false;
+    ++rewrite_failures_;
+    return;
+  }
+  first_kept_incr_ = manifest_.incrs.back().seq;
+  child_rdb_ = config_.use_rdb_preamble;
+  const std::string dir = AofDir();
+  const int32_t pid = api_->fork_child(self_);
+  if (pid == 0) {
+    // The child: write the base from the snapshot the fork gave us, sync it, and leave.
+    const std::string tmp =
+        JoinPath(dir, "temp-rewriteaof-bg-" + std::to_string(getpid()) + ".aof");
+    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool wrote_rdb = false;
+    std::string cerr;
+    const bool ok = fd >= 0 &&
+                    WriteBase(api_, self_, fd, child_rdb_, config_.rewrite_incremental_fsync,
+                              &wrote_rdb, &cerr) &&
+                    fsync(fd) == 0 && close(fd) == 0;
+    _exit(ok ? 0 : 1);
+  }
+  if (pid < 0) {
+    Log(PLINTH_LOG_WARNING,
+        std::string("Can't rewrite append only file in background: fork: ") + std::strerror(errno));
+    FinishRewrite(false);
+    return;
+  }
+  child_pid_ = pid;
+  rewrite_start_ms_ = FsyncWorker::SteadyMs();
+  worker_.SetPaused(config_.no_fsync_on_rewrite);
+  Log(PLINTH_LOG_NOTICE,
+      "Background append only file rewriting started by pid " + std::to_string(pid));
+}
+
+void Aof::ReapChild() {
+  int status = 0;
+  const pid_t r = waitpid(child_pid_, &status, WNOHANG);
+  if (r == 0 || (r < 0 && errno == EINTR)) return;
+  api_->fork_done(self_, child_pid_);
+  const bool ok = r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok)
+    Log(PLINTH_LOG_WARNING,
+        r > 0 && WIFSIGNALED(status)
+            ? "Background AOF rewrite terminated by signal " + std::to_string(WTERMSIG(status))
+            : "Background AOF rewrite terminated with error");
+  FinishRewrite(ok);
+}
+
+void Aof::KillChild() {
+  Log(PLINTH_LOG_NOTICE, "Killing running AOF rewrite child: " + std::to_string(child_pid_));
+  kill(child_pid_, SIGUSR1);
+  int status = 0;
+  while (waitpid(child_pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  api_->fork_done(self_, child_pid_);
+  killing_ = true;
+  FinishRewrite(false);
+  killing_ = false;
+}
+
+bool Aof::InstallNewBase(std::string* err) {
+  const std::string dir = AofDir();
+  const int64_t seq = manifest_.LastBaseSeq() + 1;
+  const std::string name = BaseFileName(config_.filename, seq, child_rdb_);
+  const std::string tmp = ChildTempPath(child_pid_), path = JoinPath(dir, name);
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    *err = ErrnoText("can't rename the rewritten base to " + name + ":", tmp);
+    return false;
+  }
+  FsyncDir(dir);
+  Manifest next;
+  next.base = ManifestFile{name, seq, FileType::kBase};
+  next.history = manifest_.history;
+  if (manifest_.base)
+    next.history.push_back({manifest_.base->name, manifest_.base->seq, FileType::kHistory});
+  for (const ManifestFile& f : manifest_.incrs) {
+    if (f.seq >= first_kept_incr_)
+      next.incrs.push_back(f);
+    else
+      next.history.push_back({f.name, f.seq, FileType::kHistory});
+  }
+  if (!PersistManifest(next, err)) {
+    unlink(path.c_str());
+    return false;
+  }
+  manifest_ = next;
+  base_size_ = std::max<int64_t>(0, FileSize(path));
+  closed_incr_size_ = 0;
+  for (size_t i = 0; i + 1 < manifest_.incrs.size(); ++i)
+    closed_incr_size_ += std::max<int64_t>(0, FileSize(JoinPath(dir, manifest_.incrs[i].name)));
+  return true;
+}
+
+void Aof::DeleteHistory() {
+  const std::string dir = AofDir();
+  for (const ManifestFile& f : manifest_.history) {
+    // Never delete a file the manifest still uses (a history entry naming the live base).
+    if ((manifest_.base && manifest_.base->name == f.name)) continue;
+    unlink(JoinPath(dir, f.name).c_str());
+  }
+  manifest_.history.clear();
+  std::string err;
+  if (!PersistManifest(manifest_, &err)) Log(PLINTH_LOG_WARNING, err);
+}
+
+void Aof::FinishRewrite(bool ok) {
+  const int32_t pid = child_pid_;
+  std::string err;
+  if (ok && pid > 0 && !InstallNewBase(&err)) {
+    Log(PLINTH_LOG_WARNING, "Background AOF rewrite failed: " + err);
+    ok = false;
+  }
+  child_pid_ = 0;
+  worker_.SetPaused(false);
+  if (!ok) {
+    if (pid > 0) unlink(ChildTempPath(pid).c_str());
+    last_rewrite_ok_ = false;
+    ++rewrite_failures_;
+    if (state_ == State::kWaitRewrite) {
+      // Nothing names the incr files opened for this attempt: drop them; the next attempt's
+      // snapshot will hold what they received.
+      StopAppending(false);
+      while (!manifest_.incrs.empty() && manifest_.incrs.back().seq >= first_kept_incr_) {
+        unlink(JoinPath(AofDir(), manifest_.incrs.back().name).c_str());
+        manifest_.incrs.pop_back();
+      }
+      if (!killing_) scheduled_ = true;
+    }
+    return;
+  }
+  DeleteHistory();
+  if (state_ == State::kWaitRewrite) SetState(State::kOn);
+  last_rewrite_ok_ = true;
+  rewrite_failures_ = 0;
+  ++rewrites_;
+  last_rewrite_ms_ = FsyncWorker::SteadyMs() - rewrite_start_ms_;
+  rewrite_base_size_ = CurrentSize();
+  Log(PLINTH_LOG_NOTICE, "Background AOF rewrite finished successfully");
+}
+
+}  // namespace plinth::aof
