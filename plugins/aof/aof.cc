@@ -197,10 +197,7 @@ bool Aof::ReadManifest(Manifest* m, bool* missing, std::string* err) {
 bool Aof::Enable(std::string* err) {
   if (state_ != State::kOff) return true;
   const std::string dir = AofDir();
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    *err = ErrnoText("can't create the AOF directory", dir);
-    return false;
-  }
+  if (!MakeAofDir(DataDir(), dir, err)) return false;
   bool missing = false;
   Manifest m;
   if (ReadManifest(&m, &missing, err)) {

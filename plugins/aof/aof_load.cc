@@ -167,16 +167,13 @@ void Aof::LoadStep() {
 
 bool Aof::UpgradeLegacy(const std::string& legacy, std::string* err) {
   const std::string dir = AofDir();
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    *err = ErrnoText("can't create the AOF directory", dir);
-    return false;
-  }
+  if (!MakeAofDir(DataDir(), dir, err)) return false;
   const std::string dst = JoinPath(dir, config_.filename);
   if (rename(legacy.c_str(), dst.c_str()) != 0) {
     *err = ErrnoText("can't move the old AOF into", dir);
     return false;
   }
-  FsyncDir(DataDir());
+  FsyncDir(DataDir());  // the old file left it
   manifest_ = Manifest{};
   manifest_.base = ManifestFile{config_.filename, 1, FileType::kBase};
   Log(PLINTH_LOG_NOTICE, "Upgrading the single-file AOF " + legacy + " to the multi-part layout");
@@ -185,10 +182,7 @@ bool Aof::UpgradeLegacy(const std::string& legacy, std::string* err) {
 
 bool Aof::CreateFresh(std::string* err) {
   const std::string dir = AofDir();
-  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    *err = ErrnoText("can't create the AOF directory", dir);
-    return false;
-  }
+  if (!MakeAofDir(DataDir(), dir, err)) return false;
   const std::string tmp = JoinPath(dir, "temp-" + config_.filename + ".base");
   const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {

@@ -71,6 +71,18 @@ size_t WriteFully(int fd, std::string_view data) {
   return done;
 }
 
+bool MakeAofDir(const std::string& parent, const std::string& dir, std::string* err) {
+  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    *err = "can't create the AOF directory " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  if (!FsyncDir(parent)) {
+    *err = "can't fsync " + parent + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
 bool FsyncDir(const std::string& dir) {
   const int fd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return false;

@@ -38,6 +38,10 @@ size_t WriteFully(int fd, std::string_view data);
 // fsyncs a directory so that renames and creations in it are durable. false with errno set.
 bool FsyncDir(const std::string& dir);
 
+// Creates the AOF folder dir inside parent (fine when it exists) and fsyncs parent, so the
+// folder itself survives a power cut. false with *err.
+bool MakeAofDir(const std::string& parent, const std::string& dir, std::string* err);
+
 // Replaces dir/name with content atomically: writes dir/temp_name, fsyncs it, renames it over
 // dir/name and fsyncs dir. Returns false with *err on any failure (the old file stays).
 bool ReplaceFileAtomically(const std::string& dir, const std::string& name,

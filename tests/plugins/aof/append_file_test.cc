@@ -80,7 +80,7 @@ TEST_CASE("aof fsync worker: syncs written files periodically and closes retired
   CHECK(fcntl(fd, F_GETFD) == -1);  // closed by the worker
 }
 
-TEST_CASE("aof fsync worker: paused, it does not sync; stopped, Retire works inline") {
+TEST_CASE("aof fsync worker: paused, it does not sync, and stopped, Retire works inline") {
   const std::string path = TempPath("c.aof");
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   FsyncWorker w;
