@@ -70,7 +70,11 @@ class ServerSpec:
 
     def args(self, port, workdir):
         if self.kind == "plinth":
-            return [self.path, "--port", str(port), "--bind", "127.0.0.1"] + self.extra_args
+            # Persistence off, like the other servers, when the persistence plugins are loaded.
+            off = ["--save", "", "--appendonly", "no", "--dir", workdir]
+            if not self.knows_option("save"):
+                off = []
+            return [self.path, "--port", str(port), "--bind", "127.0.0.1"] + off + self.extra_args
         return [self.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                 "--appendonly", "no", "--dir", workdir, "--logfile", "", "--daemonize",
                 "no"] + self.extra_args

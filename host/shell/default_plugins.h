@@ -5,8 +5,8 @@
 
 namespace plinth::host {
 
-inline constexpr const char* kDefaultPlugins[] = {"resp",    "tcp",  "connection", "server",
-                                                  "strings", "keys", "hash",       "list",
-                                                  "set",     "zset", "pubsub",     "reply_offload"};
+inline constexpr const char* kDefaultPlugins[] = {
+    "resp", "tcp", "connection", "server", "strings",       "keys", "hash",
+    "list", "set", "zset",       "pubsub", "reply_offload", "rdb",  "aof"};
 
 }  // namespace plinth::host

@@ -63,10 +63,12 @@ class Server:
         self.name = name
         self.port = port
         self.argv = argv
-        self.workdir = workdir
+        # Each server in a folder of its own: what it persists (dump.rdb on shutdown) never
+        # reaches another server.
+        self.workdir = workdir or tempfile.mkdtemp(prefix=name + "-")
         self._log = tempfile.NamedTemporaryFile(prefix=name + "-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, cwd=workdir,
+                                     stdin=subprocess.DEVNULL, cwd=self.workdir,
                                      preexec_fn=_die_with_parent)
 
     def log(self):
@@ -161,6 +163,11 @@ def start_plinth(server_path, extra=()):
     base = [server_path] + plugin_args(server_path) + io_thread_args()
     return _start("plinth", lambda port: (base + ["--port", str(port), "--bind", "127.0.0.1"] +
                                           list(extra), None))
+
+
+# The persistence settings start_redis gives the reference server, for a plinth-server that
+# should match it (the differential tests).
+PERSISTENCE_OFF = ("--save", "", "--appendonly", "no")
 
 
 def start_redis(redis_path="/usr/bin/redis-server", extra=()):

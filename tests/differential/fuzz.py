@@ -143,7 +143,7 @@ def main():
     rng = random.Random(args.seed)
     bad = 0
     redis = support.start_redis(args.redis)
-    plinth = support.start_plinth(args.server)
+    plinth = support.start_plinth(args.server, support.PERSISTENCE_OFF)
     try:
         r, p = support.RespConn(redis.port), support.RespConn(plinth.port)
         for fam in families:

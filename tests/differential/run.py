@@ -107,7 +107,7 @@ def run_section(section, args, report):
     conns = {}
     try:
         plinth = (support.start_redis(args.redis) if args.reference_only else
-                  support.start_plinth(args.server))
+                  support.start_plinth(args.server, support.PERSISTENCE_OFF))
         conns["main"] = cur = Pair(redis, plinth)
         count = 0
         for step in section.steps:

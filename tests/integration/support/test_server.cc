@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,6 +47,10 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& out_path, i
     setrlimit(RLIMIT_NOFILE, &rl);
   }
   int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Each server in a folder of its own: what it persists (dump.rdb on shutdown) never reaches
+  // another test's server.
+  const std::string dir = out_path + ".d";
+  if (mkdir(dir.c_str(), 0755) != 0 || chdir(dir.c_str()) != 0) _exit(126);
   dup2(fd, 1);
   dup2(fd, 2);
   std::vector<char*> argv;
