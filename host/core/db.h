@@ -132,9 +132,14 @@ class Db {
   bool MoveBuckets(size_t buckets);
   size_t ProbeStart(const Table& t, size_t home) const;
 
-  Table main_;             // new entries go here
-  Table old_;              // during a resize: the table being emptied into main_
-  size_t rehash_pos_ = 0;  // old_'s buckets below this are empty
+  Table main_;  // new entries go here
+  Table old_;   // during a resize: the table being emptied into main_
+  // old_ is emptied bucket by bucket from rehash_start_, the bucket after one with room, so no
+  // probe run crosses into the emptied ones from before them (one that wraps past the end
+  // would, were the move begun at bucket 0). The buckets rehash_start_ + [0, rehash_moved_)
+  // (modulo the size) are empty.
+  size_t rehash_start_ = 0;
+  size_t rehash_moved_ = 0;
   std::vector<Entry*> expiring_;
 };
 

@@ -84,13 +84,17 @@ Db& Db::operator=(Db&& o) noexcept {
   if (this == &o) return *this;
   std::swap(main_, o.main_);
   std::swap(old_, o.old_);
-  std::swap(rehash_pos_, o.rehash_pos_);
+  std::swap(rehash_start_, o.rehash_start_);
+  std::swap(rehash_moved_, o.rehash_moved_);
   expiring_.swap(o.expiring_);
   return *this;
 }
 
+// Where a lookup of a key with home bucket home starts in t: in old_, a home already emptied
+// is skipped to the first bucket not moved yet, which the key's run (all full buckets) reaches.
 size_t Db::ProbeStart(const Table& t, size_t home) const {
-  return &t == &old_ && home < rehash_pos_ ? rehash_pos_ : home;
+  if (&t != &old_ || ((home - rehash_start_) & t.mask) >= rehash_moved_) return home;
+  return (rehash_start_ + rehash_moved_) & t.mask;
 }
 
 bool Db::Locate(std::string_view key, uint64_t hash, Where* w) const {
@@ -99,7 +103,8 @@ bool Db::Locate(std::string_view key, uint64_t hash, Where* w) const {
     if (t->size == 0) continue;
     const size_t mask = t->mask;
     size_t b = hash & mask;
-    if (t == &old_ && b < rehash_pos_) b = rehash_pos_;  // ProbeStart, inlined
+    if (t == &old_ && ((b - rehash_start_) & mask) < rehash_moved_)  // ProbeStart, inlined
+      b = (rehash_start_ + rehash_moved_) & mask;
     for (size_t steps = 0; steps <= mask; ++steps, b = (b + 1) & mask) {
       const Bucket& k = t->buckets[b];
       TagMatch m = MatchTags(k, tag);
@@ -244,14 +249,20 @@ void Db::StartResize(size_t buckets) {
   if (!t.buckets) return;  // out of memory: keep the table, fuller
   old_ = main_;
   main_ = t;
-  rehash_pos_ = 0;
-  RehashStep(kRehashPerOp);
+  // Begin after a bucket with room: a run of full buckets may wrap from the end to the start,
+  // and emptying a bucket inside a run would cut the later part off from its keys' homes.
+  size_t room = 0;
+  while (room <= old_.mask && old_.buckets[room].used == kSlots) ++room;
+  rehash_start_ = (room + 1) & old_.mask;
+  rehash_moved_ = 0;
+  // A table with no room at all (a grow failed for memory) has no such bucket: move it now.
+  RehashStep(room > old_.mask ? SIZE_MAX : kRehashPerOp);
 }
 
 bool Db::MoveBuckets(size_t buckets) {
   size_t empty_visits = buckets * 10;
-  while (buckets && rehash_pos_ <= old_.mask && old_.size) {
-    Bucket& b = old_.buckets[rehash_pos_];
+  while (buckets && rehash_moved_ <= old_.mask && old_.size) {
+    Bucket& b = old_.buckets[(rehash_start_ + rehash_moved_) & old_.mask];
     if (b.used) {
       for (int i = 0; i < kSlots; ++i) {
         if (!b.tag[i]) continue;
@@ -265,12 +276,12 @@ bool Db::MoveBuckets(size_t buckets) {
     } else if (--empty_visits == 0) {
       break;
     }
-    ++rehash_pos_;
+    ++rehash_moved_;
   }
   if (old_.size) return true;
   std::free(old_.buckets);
   old_ = {};
-  rehash_pos_ = 0;
+  rehash_start_ = rehash_moved_ = 0;
   return false;
 }
 
@@ -354,7 +365,7 @@ void Db::Clear(bool async) {
   Table a = main_, b = old_;
   main_ = NewTable(kMinBuckets);
   old_ = {};
-  rehash_pos_ = 0;
+  rehash_start_ = rehash_moved_ = 0;
   expiring_.clear();
   if (async) {
     std::thread(FreeTables, a, b).detach();
