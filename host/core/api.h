@@ -10,13 +10,13 @@ namespace plinth::host {
 const plinth_host_api_t* HostApi();
 
 // Fill the functions of one area into the table (api_*.cc).
-void FillCallApi(plinth_host_api_t* t);      // arguments, replies, keys, values, client
-void FillServerApi(plinth_host_api_t* t);    // registration, options, timers, logging
-void FillClientApi(plinth_host_api_t* t);    // client, propagation, info, config, server
-void FillTypeApi(plinth_host_api_t* t);      // writable payloads, encodings, unlink, events
-void FillBlockingApi(plinth_host_api_t* t);  // blocking commands
-void FillPubsubApi(plinth_host_api_t* t);    // other clients: push, subscriptions, events
-void FillPersistApi(plinth_host_api_t* t);   // stream, snapshots, loading, the snapshot child
+void FillCallApi(plinth_host_api_t* t);            // arguments, replies, keys, values, client
+void FillServerApi(plinth_host_api_t* t);          // registration, options, timers, logging
+void FillClientApi(plinth_host_api_t* t);          // client, propagation, info, config, server
+void FillTypeApi(plinth_host_api_t* t);            // writable payloads, encodings, unlink, events
+void FillBlockingApi(plinth_host_api_t* t);        // blocking commands
+void FillPubsubApi(plinth_host_api_t* t);          // other clients: push, subscriptions, events
+void FillPersistApi(plinth_host_api_t* t);         // stream, snapshots, loading, the snapshot child
 void FillInternalClientApi(plinth_host_api_t* t);  // trusted clients of plugins
 
 // Stops and frees a timer (timer_stop) through the env that started it.

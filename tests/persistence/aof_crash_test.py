@@ -1,6 +1,7 @@
 """What the AOF promises, with real processes, real files and real fsync: under a write load,
 SIGKILL at random moments (50 times) with appendfsync always never loses an acknowledged
-write; SIGTERM flushes and exits 0 with every policy, keeping every acknowledged write; and
+write; SIGTERM flushes and exits 0 with every policy, keeping every acknowledged write;
+rewrites and BGSAVE under a write load leave files that load to the same keyspace; and
 under the power-loss simulation (tests/support/powerloss: every byte not fsynced is dropped at
 the cut) always loses nothing and everysec only writes acknowledged in the last ~2 s.
 Exits 77 without redis-py. The power-loss part is skipped on a sanitized server."""
@@ -14,6 +15,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crash_support  # noqa: E402
+import keyspace  # noqa: E402
 from crash_support import CrashServer, Writer, crash_once  # noqa: E402
 
 AOF = ["--save", "", "--appendonly", "yes"]
@@ -56,6 +58,52 @@ def sigterm_every_policy(server, rng, _):
     return "exit 0 and nothing lost: " + ", ".join(notes)
 
 
+def rewrite_under_load(server, rng, _):
+    """BGREWRITEAOF (three times) and BGSAVE while writers write; the files then load to the
+    keyspace the server held, and DEBUG RELOAD (the RDB) gives it back too."""
+    with CrashServer(server, args=AOF + ["--appendfsync", "everysec"]) as srv:
+        srv.start()
+        writers = [Writer(srv.port, kind, kind + ":") for kind in ("set", "rpush", "incr")]
+        for w in writers:
+            w.start()
+        c = srv.client()
+        for cmd in ("BGREWRITEAOF", "BGSAVE", "BGREWRITEAOF", "BGREWRITEAOF"):
+            time.sleep(0.3)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    c.execute_command(cmd)
+                    break
+                except crash_support.redis.exceptions.ResponseError:  # a child still runs
+                    assert time.monotonic() < deadline, "%s never started" % cmd
+                    time.sleep(0.05)
+        deadline = time.monotonic() + 60
+        while c.info("persistence")["aof_rewrite_in_progress"] or \
+                c.info("persistence")["rdb_bgsave_in_progress"] or \
+                c.info("persistence")["aof_rewrite_scheduled"]:
+            assert time.monotonic() < deadline, "the children did not finish"
+            time.sleep(0.05)
+        for w in writers:
+            w.stop()
+            assert w.error is None, w.error
+        info = c.info("persistence")
+        assert info["aof_rewrites"] >= 3 and info["aof_last_bgrewrite_status"] == "ok", info
+        want = keyspace.dump(c)
+        c.close()
+        assert srv.stop() == 0
+        srv.start()
+        c = srv.client()
+        got = keyspace.dump(c)
+        assert got == want, "after the rewrites:\n" + keyspace.diff(want, got)
+        assert c.execute_command("DEBUG", "RELOAD") in (True, b"OK")
+        got = keyspace.dump(c)
+        assert got == want, "after DEBUG RELOAD:\n" + keyspace.diff(want, got)
+        c.close()
+        acked = sum(len(w.acked) for w in writers)
+    return "%d writes during 3 rewrites and a BGSAVE; %d keys back after a restart and after " \
+           "DEBUG RELOAD" % (acked, len(want))
+
+
 def power_cut(server, rng, cycles):
     why = crash_support.powerloss_unusable(server)
     if why:
@@ -93,6 +141,7 @@ def main():
     rng = random.Random(args.seed)
     checks = [("SIGKILL x%d, appendfsync always" % args.kills, sigkill_always, args.kills),
               ("SIGTERM with every policy", sigterm_every_policy, 0),
+              ("rewrites and BGSAVE under a write load", rewrite_under_load, 0),
               ("power cut x%d, always and everysec" % args.cuts, power_cut, args.cuts)]
     passed = failed = skipped = 0
     for name, fn, n in checks:

@@ -963,8 +963,7 @@ struct plinth_host_api {
   /* since 1.0: a new value read from the plain RDB form rdb_type through io by the type that
    * registered that form, or NULL when no loaded type did, or the input is malformed.
    * OWNERSHIP: the caller owns the value (its one reference). THREAD: main. */
-  plinth_value_t* (*value_rdb_load)(plinth_plugin_t* self, uint32_t rdb_type,
-                                    plinth_rdb_io_t* io);
+  plinth_value_t* (*value_rdb_load)(plinth_plugin_t* self, uint32_t rdb_type, plinth_rdb_io_t* io);
   /* since 1.0: stores v under key in database db outside any command (loading a snapshot),
    * with an absolute expiry in Unix ms (-1: none), raising no event and propagating nothing.
    * Returns PLINTH_OK, or PLINTH_ERR for a bad db or a key that exists. OWNERSHIP: takes the
