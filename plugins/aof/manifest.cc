@@ -1,7 +1,7 @@
 // The AOF manifest parser and formatter (see manifest.h).
 #include "manifest.h"
 
-#include <cstdio>
+#include <plinth/text.hpp>
 
 namespace plinth::aof {
 namespace {
@@ -156,43 +156,7 @@ std::string QuoteIfNeeded(std::string_view s) {
   bool plain = !s.empty();
   for (unsigned char c : s)
     if (c <= ' ' || c >= 127 || c == '"' || c == '\'' || c == '\\') plain = false;
-  if (plain) return std::string(s);
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      default:
-        if (c >= ' ' && c < 127) {
-          out.push_back(static_cast<char>(c));
-        } else {
-          char hex[5];
-          std::snprintf(hex, sizeof hex, "\\x%02x", c);
-          out += hex;
-        }
-    }
-  }
-  out += "\"";
-  return out;
+  return plain ? std::string(s) : text::QuoteRepr(s);
 }
 
 std::string FormatManifest(const Manifest& m) {

@@ -358,3 +358,12 @@ TEST_CASE("text glob: hostile patterns finish quickly") {
   CHECK_FALSE(GlobMatch(pattern, subject));
   CHECK(GlobMatch("*a*a*a*a*a*a*a*a", subject));
 }
+
+TEST_CASE("text: QuoteRepr quotes bytes the way redis-cli prints them") {
+  using plinth::text::QuoteRepr;
+  CHECK(QuoteRepr("abc") == "\"abc\"");
+  CHECK(QuoteRepr("") == "\"\"");
+  CHECK(QuoteRepr("a\"b\\c") == "\"a\\\"b\\\\c\"");
+  CHECK(QuoteRepr("\n\r\t\a\b") == "\"\\n\\r\\t\\a\\b\"");
+  CHECK(QuoteRepr(std::string_view("\x00\x7f\xff", 3)) == "\"\\x00\\x7f\\xff\"");
+}

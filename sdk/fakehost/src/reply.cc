@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <plinth/text.hpp>
 
 #include "reply_builder.h"
 
@@ -12,45 +13,6 @@ namespace {
 bool IsAggregate(ReplyType t) {
   return t == ReplyType::kArray || t == ReplyType::kMap || t == ReplyType::kSet ||
          t == ReplyType::kPush;
-}
-
-// redis-cli's quoting of bulk strings: "..." with C-style escapes.
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      default:
-        if (c >= 0x20 && c < 0x7f) {
-          out += static_cast<char>(c);
-        } else {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\x%02x", c);
-          out += hex;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 std::string Render(const Reply& r, size_t indent);
@@ -99,7 +61,7 @@ std::string Render(const Reply& r, size_t indent) {
       return "(integer) " + std::to_string(r.integer);
     case ReplyType::kBulk:
     case ReplyType::kVerbatim:
-      return Quote(r.str);
+      return text::QuoteRepr(r.str);
     case ReplyType::kNull:
     case ReplyType::kNullArray:
       return "(nil)";

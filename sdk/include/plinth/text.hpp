@@ -260,6 +260,52 @@ inline bool GlobMatch(std::string_view pattern, std::string_view subject, bool n
   return p == pattern.size();
 }
 
+// Redis's quoting of arbitrary bytes (sdscatrepr, what redis-cli prints and the AOF manifest
+// uses for odd file names): "..." with \\, \", \n, \r, \t, \a and \b escaped and any other
+// byte outside printable ASCII as \xHH. THREAD: any.
+inline std::string QuoteRepr(std::string_view s) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    const char* esc = nullptr;
+    switch (c) {
+      case '\\':
+        esc = "\\\\";
+        break;
+      case '"':
+        esc = "\\\"";
+        break;
+      case '\n':
+        esc = "\\n";
+        break;
+      case '\r':
+        esc = "\\r";
+        break;
+      case '\t':
+        esc = "\\t";
+        break;
+      case '\a':
+        esc = "\\a";
+        break;
+      case '\b':
+        esc = "\\b";
+        break;
+      default:
+        break;
+    }
+    if (esc) {
+      out += esc;
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace plinth::text
 
 #endif  // PLINTH_TEXT_HPP
