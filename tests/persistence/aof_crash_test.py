@@ -11,7 +11,6 @@ import os
 import random
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crash_support  # noqa: E402
@@ -50,7 +49,8 @@ def sigterm_every_policy(server, rng, _):
             assert status == 0, "%s: exit status %r\n%s" % (policy, status, srv.log()[-2000:])
             srv.start()
             c = srv.client()
-            lost = [i for i, _ in w.acked if i not in w.recovered(c)]
+            recovered = w.recovered(c)
+            lost = [i for i, _ in w.acked if i not in recovered]
             c.close()
             assert not lost, "%s: %d acknowledged writes lost after SIGTERM" % (policy, len(lost))
             notes.append("%s %d" % (policy, len(w.acked)))
@@ -139,24 +139,14 @@ def main():
     args.server = os.path.abspath(args.server)
     crash_support.require_redis_py()
     rng = random.Random(args.seed)
-    checks = [("SIGKILL x%d, appendfsync always" % args.kills, sigkill_always, args.kills),
-              ("SIGTERM with every policy", sigterm_every_policy, 0),
-              ("rewrites and BGSAVE under a write load", rewrite_under_load, 0),
-              ("power cut x%d, always and everysec" % args.cuts, power_cut, args.cuts)]
-    passed = failed = skipped = 0
-    for name, fn, n in checks:
-        try:
-            note = fn(args.server, rng, n)
-            skipped += note.startswith("SKIP")
-            passed += not note.startswith("SKIP")
-            print("%s %s: %s" % ("SKIP" if note.startswith("SKIP") else "PASS", name, note),
-                  flush=True)
-        except Exception:  # report every check, then fail
-            print("FAIL %s:\n%s" % (name, traceback.format_exc()), flush=True)
-            failed += 1
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    return 1 if failed else 0
-
+    s = args.server
+    return crash_support.run_checks([
+        ("SIGKILL x%d, appendfsync always" % args.kills,
+         lambda _: sigkill_always(s, rng, args.kills)),
+        ("SIGTERM with every policy", lambda _: sigterm_every_policy(s, rng, 0)),
+        ("rewrites and BGSAVE under a write load", lambda _: rewrite_under_load(s, rng, 0)),
+        ("power cut x%d, always and everysec" % args.cuts,
+         lambda _: power_cut(s, rng, args.cuts))])
 
 if __name__ == "__main__":
     sys.exit(main())

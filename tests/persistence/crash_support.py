@@ -293,6 +293,29 @@ class Outcome:
             raise AssertionError("lost writes older than %.1f s: %s" % (seconds, self.describe()))
 
 
+def run_checks(checks):
+    """Runs each (name, fn) of checks with a scratch folder: fn(folder) returns a note (one that
+    starts with "SKIP" skips). Prints PASS/FAIL/SKIP per check and the closing count line.
+    Returns the exit status: 1 when a check failed, else 0."""
+    import traceback
+    passed = failed = skipped = 0
+    for name, fn in checks:
+        top = tempfile.mkdtemp(prefix="plinth-persistence-")
+        try:
+            note = fn(top)
+            skip = note.startswith("SKIP")
+            skipped += skip
+            passed += not skip
+            print("%s %s: %s" % ("SKIP" if skip else "PASS", name, note), flush=True)
+        except Exception:  # report every check, then fail
+            print("FAIL %s:\n%s" % (name, traceback.format_exc()), flush=True)
+            failed += 1
+        finally:
+            shutil.rmtree(top, ignore_errors=True)
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
 def crash_once(srv, kinds=("set",), min_s=0.5, max_s=3.0, rng=random, pause=0.0):
     """One crash cycle on a started CrashServer: a Writer per kind (prefix "<kind>:"), a
     SIGKILL after a random uniform(min_s, max_s) seconds (power_cut: cut.py too under the shim),

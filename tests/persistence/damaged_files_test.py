@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crash_support  # noqa: E402
@@ -179,23 +178,10 @@ def main():
     args = ap.parse_args()
     server = os.path.abspath(args.server)
     crash_support.require_redis_py()
-    checks = [("AOF tail cut at every offset", lambda t: truncated_tail(server, t, args.check_aof)),
-              ("AOF corrupt in the middle", lambda t: corrupt_middle(server, t, args.check_aof)),
-              ("dump.rdb corrupt or truncated", lambda t: damaged_rdb(server, t, args.check_rdb))]
-    passed = failed = 0
-    for name, fn in checks:
-        top = tempfile.mkdtemp(prefix="plinth-damaged-")
-        try:
-            print("PASS %s: %s" % (name, fn(top)), flush=True)
-            passed += 1
-        except Exception:  # report every check, then fail
-            print("FAIL %s:\n%s" % (name, traceback.format_exc()), flush=True)
-            failed += 1
-        finally:
-            shutil.rmtree(top, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
-
+    return crash_support.run_checks([
+        ("AOF tail cut at every offset", lambda t: truncated_tail(server, t, args.check_aof)),
+        ("AOF corrupt in the middle", lambda t: corrupt_middle(server, t, args.check_aof)),
+        ("dump.rdb corrupt or truncated", lambda t: damaged_rdb(server, t, args.check_rdb))])
 
 if __name__ == "__main__":
     sys.exit(main())

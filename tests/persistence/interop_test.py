@@ -10,9 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crash_support  # noqa: E402
@@ -151,28 +149,15 @@ def main():
     if not os.path.exists(REDIS) or not os.path.exists(CHECK_RDB):
         print("SKIP: redis-server 7.0 is missing (apt-get install redis-server)")
         return SKIP
-    checks = [
-        ("redis 7.0 dump.rdb -> plinth", redis_rdb_into_plinth),
-        ("plinth dump.rdb -> redis 7.0 and redis-check-rdb", plinth_rdb_into_redis),
+    s = args.server
+    return crash_support.run_checks([
+        ("redis 7.0 dump.rdb -> plinth", lambda t: redis_rdb_into_plinth(s, t)),
+        ("plinth dump.rdb -> redis 7.0 and redis-check-rdb", lambda t: plinth_rdb_into_redis(s, t)),
         ("redis 7.0 appendonlydir (RDB base) -> plinth",
-         lambda s, t: redis_aof_into_plinth(s, t, "yes")),
+         lambda t: redis_aof_into_plinth(s, t, "yes")),
         ("redis 7.0 appendonlydir (AOF base) -> plinth",
-         lambda s, t: redis_aof_into_plinth(s, t, "no")),
-    ]
-    passed = failed = 0
-    for name, fn in checks:
-        top = tempfile.mkdtemp(prefix="plinth-interop-")
-        try:
-            print("PASS %s: %s" % (name, fn(args.server, top)), flush=True)
-            passed += 1
-        except Exception:  # report every check, then fail
-            print("FAIL %s:\n%s" % (name, traceback.format_exc()), flush=True)
-            failed += 1
-        finally:
-            shutil.rmtree(top, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
-
+         lambda t: redis_aof_into_plinth(s, t, "no")),
+    ])
 
 if __name__ == "__main__":
     sys.exit(main())
