@@ -120,6 +120,8 @@ def run_server(spec, a, out, rows):
                      "value": statistics.median(rates), "unit": "req/s",
                      "runs": " ".join("%.0f" % x for x in rates)})
         print("%s SET %s: %s" % (name, policy, rows[-1]["runs"]), flush=True)
+    if a.skip_bgsave:
+        return
     # BGSAVE and GET latency with and without a child
     shutil.rmtree(work, ignore_errors=True)
     with RunningServer(spec, work, log, "0") as srv:
@@ -172,6 +174,7 @@ def main():
     p.add_argument("--requests", type=int, default=200000, help="SETs per throughput run")
     p.add_argument("--keys", type=int, default=1000000)
     p.add_argument("--get-requests", type=int, default=200000)
+    p.add_argument("--skip-bgsave", action="store_true", help="only the SET throughput runs")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results",
                                                  time.strftime("persistence-%Y%m%d-%H%M%S")))
     a = p.parse_args()

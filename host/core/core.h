@@ -208,7 +208,9 @@ class Core {
   int32_t loaders = 0;          // plugins loading now (server_set_loading): -LOADING
   uint32_t shutdown_flags = 0;  // the shutdown under way's PLINTH_SHUTDOWN_* flags
   int32_t child_pid = 0;        // the snapshot child fork_child made, 0: none
-  bool has_password = false;    // requirepass is set
+  // Ids of internal clients count down from the top, away from the network clients' ids.
+  uint64_t next_internal_id = ~uint64_t{0};
+  bool has_password = false;  // requirepass is set
   std::string executable;
   std::string config_file;
 

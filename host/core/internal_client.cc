@@ -9,21 +9,13 @@
 #include "host/core/api.h"
 #include "host/core/core.h"
 
-namespace plinth::host {
-namespace {
-
-// Ids of internal clients count down from the top, away from the network clients' ids.
-uint64_t next_internal_id = ~uint64_t{0};
-
-}  // namespace
-}  // namespace plinth::host
-
 struct plinth_client {
-  // The sink comes first so the sink functions find their client from it.
-  plinth::host::ReplySink sink;
+  // The reply sink, which knows its client.
+  struct Sink : plinth::host::ReplySink {
+    plinth_client* owner = nullptr;
+  } sink;
   plinth::host::Core* core = nullptr;
   plinth::host::Session session;
-  int32_t depth = 0;  // reply items still owed to open aggregates above the current one
   bool first = true;  // the next item starts a top-level reply
   std::string error;  // the top-level error of the command running now
 };
@@ -31,14 +23,16 @@ struct plinth_client {
 namespace plinth::host {
 namespace {
 
+plinth_client* Owner(ReplySink* sink) { return static_cast<plinth_client::Sink*>(sink)->owner; }
+
 void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
-  auto* c = reinterpret_cast<plinth_client*>(self);
+  plinth_client* c = Owner(self);
   if (c->first && item.type == PLINTH_REPLY_ERROR) c->error.assign(item.data, item.len);
   c->first = false;
 }
 
 void SinkRef(ReplySink* self, const char*, size_t, plinth_release_fn release, void* arg) {
-  reinterpret_cast<plinth_client*>(self)->first = false;
+  Owner(self)->first = false;
   if (release) release(arg);
 }
 
@@ -46,10 +40,11 @@ plinth_client_t* ClientCreateInternal(plinth_plugin_t* self, uint32_t flags) {
   self->core->AssertMainThread("client_create_internal");
   auto* c = new (std::nothrow) plinth_client();
   if (!c) return nullptr;
+  c->sink.owner = c;
   c->sink.item = SinkItem;
   c->sink.ref = SinkRef;
   c->core = self->core;
-  c->session.id = next_internal_id--;
+  c->session.id = self->core->next_internal_id--;
   c->session.internal = true;
   c->session.authenticated = true;
   c->session.no_propagate = (flags & PLINTH_INTERNAL_NO_PROPAGATE) != 0;

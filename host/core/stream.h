@@ -7,28 +7,39 @@
 #include <plinth/plugin.h>
 
 #include <cstdint>
-#include <string>
 
 namespace plinth::host {
 
 class Stream {
  public:
+  Stream() = default;
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
   // Appends argv[0..argc) run in db, preceded by SELECT db when the stream is in another
   // database (or was told to reselect). No allocation per argument: the buffer grows.
   void Append(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
   // The next Append starts with a SELECT.
   void Reselect() { db_ = -1; }
   // Whether bytes wait for delivery.
-  bool Pending() const { return !buf_.empty(); }
+  bool Pending() const { return size_ != 0; }
   // Bytes appended since the stream began (delivered or not).
-  uint64_t Offset() const { return delivered_ + buf_.size(); }
+  uint64_t Offset() const { return delivered_ + size_; }
   // The pending bytes as a batch. OWNERSHIP: borrowed until Delivered.
   plinth_stream_batch_t Batch() const;
   // The pending bytes went to every consumer: the next batch starts after them.
   void Delivered();
 
  private:
-  std::string buf_;
+  // Room for n more bytes at the end of the buffer (throws std::bad_alloc).
+  char* Room(size_t n);
+  // Appends one RESP multibulk command.
+  void Command(int32_t argc, const char* const* argv, const size_t* argvlen);
+
+  char* buf_ = nullptr;  // malloc'd
+  size_t size_ = 0;
+  size_t cap_ = 0;
   uint64_t delivered_ = 0;  // offset of buf_[0]
   int32_t db_ = -1;         // the database the stream is in, -1: none yet
 };
