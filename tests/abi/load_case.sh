@@ -69,7 +69,7 @@ start_server() {
   base_plugins
   command -v redis-cli >/dev/null || skip "redis-cli not installed"
   port=$(free_port)
-  "$server" --port "$port" "${base[@]}" "$@" >"$log" 2>&1 &
+  "$server" --port "$port" --save "" "${base[@]}" "$@" >"$log" 2>&1 &  # persist nothing
   server_pid=$!
   trap 'kill -KILL $server_pid 2>/dev/null' EXIT
   for _ in $(seq 100); do

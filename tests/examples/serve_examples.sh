@@ -33,7 +33,8 @@ for so in "$work/hello/hello.so" "$work/hello_c/hello_c.so"; do
 done
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$server" --port "$port" "${base[@]}" --plugin "$work/hello/hello.so" --plugin "$work/hello_c/hello_c.so" \
+# --save "": nothing persisted into the test's folder for a later server to load.
+"$server" --port "$port" --save "" "${base[@]}" --plugin "$work/hello/hello.so" --plugin "$work/hello_c/hello_c.so" \
   >"$log" 2>&1 &
 pid=$!
 trap 'kill -KILL $pid 2>/dev/null' EXIT

@@ -58,7 +58,7 @@ info() { redis-cli -p "$tcp_port" info "$1" | tr -d '\r' | sed -n "s/^$2://p"; }
 start_server() {
   tcp_port=$(free_port)
   rdma_port=$((42000 + RANDOM % 8000))
-  "$server_bin" --port "$tcp_port" --bind 127.0.0.1 --plugin rdma --rdma-port "$rdma_port" \
+  "$server_bin" --port "$tcp_port" --bind 127.0.0.1 --save "" --plugin rdma --rdma-port "$rdma_port" \
     --io-threads "$1" --io-threads-adaptive no >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
