@@ -6,8 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-#include <new>
 #include <string>
 
 #include "host/core/api.h"

@@ -189,10 +189,9 @@ bool Aof::CreateFresh(std::string* err) {
     *err = ErrnoText("can't create", tmp);
     return false;
   }
-  bool rdb = false;
-  const bool ok = WriteBase(api_, self_, fd, config_.use_rdb_preamble,
-                            config_.rewrite_incremental_fsync, &rdb, err) &&
-                  fsync(fd) == 0;
+  const bool rdb = config_.use_rdb_preamble;
+  const bool ok =
+      WriteBase(api_, self_, fd, rdb, config_.rewrite_incremental_fsync, err) && fsync(fd) == 0;
   close(fd);
   const std::string name = BaseFileName(config_.filename, 1, rdb);
   if (!ok || rename(tmp.c_str(), JoinPath(dir, name).c_str()) != 0) {

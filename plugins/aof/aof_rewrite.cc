@@ -70,12 +70,11 @@ void Aof::StartRewrite() {
     const std::string tmp =
         JoinPath(dir, "temp-rewriteaof-bg-" + std::to_string(getpid()) + ".aof");
     const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool wrote_rdb = false;
     std::string cerr;
-    const bool ok = fd >= 0 &&
-                    WriteBase(api_, self_, fd, child_rdb_, config_.rewrite_incremental_fsync,
-                              &wrote_rdb, &cerr) &&
-                    fsync(fd) == 0 && close(fd) == 0;
+    const bool ok =
+        fd >= 0 &&
+        WriteBase(api_, self_, fd, child_rdb_, config_.rewrite_incremental_fsync, &cerr) &&
+        fsync(fd) == 0 && close(fd) == 0;
     _exit(ok ? 0 : 1);
   }
   if (pid < 0) {

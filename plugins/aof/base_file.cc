@@ -117,8 +117,7 @@ bool WriteAofBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
 }
 
 bool WriteBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd, bool rdb,
-               bool incremental_fsync, bool* wrote_rdb, std::string* err) {
-  *wrote_rdb = rdb;
+               bool incremental_fsync, std::string* err) {
   if (!rdb) return WriteAofBase(api, self, fd, incremental_fsync, err);
   rdb::SaveOptions o;
   o.aof_base = true;

@@ -16,10 +16,10 @@
 namespace plinth::aof {
 
 // Writes a base holding every database to fd (not fsynced; with incremental_fsync, synced
-// every 4 MiB as it goes): RDB when rdb, else AOF commands. *wrote_rdb
-// says which. Returns false with *err on a write error or a value no form can express.
+// every 4 MiB as it goes): RDB when rdb, else AOF commands. Returns false with *err on a
+// write error or a value no form can express.
 bool WriteBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd, bool rdb,
-               bool incremental_fsync, bool* wrote_rdb, std::string* err);
+               bool incremental_fsync, std::string* err);
 
 // Writes the AOF-command form of every database to fd (see WriteBase).
 bool WriteAofBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
