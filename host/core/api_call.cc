@@ -14,6 +14,12 @@ Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
   *hash = Db::Hash(key);
   Entry* e = CallDb(c).Find(key, *hash);
   if (e && EntryExpired(e, c->now_ms)) {
+    // Passive expiry (a replica): the primary's DEL removes the key. Its stream (an internal
+    // client) still sees it; a client's read misses; a client's write (a writable replica)
+    // deletes it first, as it would anywhere.
+    if (c->core->expiry_passive && (!c->session || c->session->internal)) return e;
+    if (c->core->expiry_passive && !(c->cmd && (c->cmd->spec.flags & PLINTH_CMD_WRITE)))
+      return nullptr;
     c->core->ExpireKey(c->db, key);
     return nullptr;
   }

@@ -12,11 +12,12 @@ namespace plinth::host {
 
 namespace {
 
-// CLIENT LIST's flags: b blocked, P subscribed, x in MULTI; N for none.
+// CLIENT LIST's flags: b blocked, P subscribed, S replica, x in MULTI; N for none.
 std::string Flags(const Session& s) {
   std::string f;
   if (s.block) f += 'b';
   if (s.sub_channels + s.sub_patterns > 0) f += 'P';
+  if (s.replica) f += 'S';
   if (s.tx.active || s.tx.executing) f += 'x';
   return f.empty() ? "N" : f;
 }
@@ -45,27 +46,6 @@ std::string ClientListLine(const Session& s, const ConnFields& f) {
 }
 
 namespace {
-
-int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t argc,
-                  const char* const* argv, const size_t* argvlen) {
-  if (!command || argc < 0 || (argc > 0 && (!argv || !argvlen))) return PLINTH_ERR;
-  if (!(flags & PLINTH_REPLICATE_NO_VALIDATE)) {
-    const Command* cmd = c->core->registry.FindCommand(command);
-    if (!cmd) return PLINTH_ERR;
-    int32_t a = cmd->spec.arity, n = argc + 1;
-    if (a > 0 ? n != a : n < -a) return PLINTH_ERR;
-    for (int32_t i = 0; i < argc; ++i)
-      if (!argv[i]) return PLINTH_ERR;
-  }
-  c->replicated = true;
-  if (c->core->registry.consumers.empty()) return PLINTH_OK;
-  std::vector<std::string> cmd;
-  cmd.reserve(static_cast<size_t>(argc) + 1);
-  cmd.emplace_back(command);
-  for (int32_t i = 0; i < argc; ++i) cmd.emplace_back(argv[i], argvlen[i]);
-  c->propagate.push_back(std::move(cmd));
-  return PLINTH_OK;
-}
 
 void NoPropagate(plinth_call_t* c) { c->no_propagate = true; }
 
@@ -198,7 +178,6 @@ void ServerShutdown(plinth_call_t* c, uint32_t flags) {
 }  // namespace
 
 void FillClientApi(plinth_host_api_t* t) {
-  t->replicate = Replicate;
   t->call_no_propagate = NoPropagate;
   t->client_id = ClientId;
   t->client_select = ClientSelect;

@@ -193,6 +193,7 @@ const plinth_host_api_t* HostApi() {
     FillPubsubApi(&t);
     FillPersistApi(&t);
     FillInternalClientApi(&t);
+    FillReplicationApi(&t);
     t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();

@@ -36,6 +36,7 @@ void Blocking::Remove(Session* s) {
   }
   if (b.deadline_ms >= 0) deadlines_.erase({b.deadline_ms, b.seq});
   by_seq_.erase(b.seq);
+  woken_.erase(std::remove(woken_.begin(), woken_.end(), s), woken_.end());
   sessions_--;
   s->block.reset();
 }
@@ -47,6 +48,22 @@ void Blocking::Signal(int32_t db, std::string_view key) {
   for (const auto& r : ready_)
     if (r.first == db && r.second == key) return;
   ready_.emplace_back(db, std::string(key));
+}
+
+Session* Blocking::FindById(uint64_t id) const {
+  for (const auto& [seq, s] : by_seq_)
+    if (s->id == id) return s;
+  return nullptr;
+}
+
+void Blocking::Wake(Session* s) {
+  if (std::find(woken_.begin(), woken_.end(), s) == woken_.end()) woken_.push_back(s);
+}
+
+std::vector<Session*> Blocking::TakeWoken() {
+  std::vector<Session*> r;
+  r.swap(woken_);
+  return r;
 }
 
 std::vector<std::pair<int32_t, std::string>> Blocking::TakeReady() {
@@ -96,10 +113,20 @@ void Core::Rerun(Session& s, int32_t state) {
   env_->ClientUnblocked(s);
 }
 
+bool Core::Wake(uint64_t id) {
+  Session* s = blocking.FindById(id);
+  if (!s) return false;
+  blocking.Wake(s);
+  if (exec_depth_ == 0) ServeBlocked();
+  return true;
+}
+
 void Core::ServeBlocked() {
   if (serving_) return;  // the loop below picks up what a rerun signals
   serving_ = true;
   while (blocking.HasReady()) {
+    for (Session* s : blocking.TakeWoken())
+      if (s->block) Rerun(*s, PLINTH_BLOCK_WOKEN);
     for (const auto& [db, key] : blocking.TakeReady()) {
       for (Session* s : blocking.Waiters(db, key)) {
         if (!s->block) continue;  // served meanwhile through another key
@@ -134,8 +161,8 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
   Core& core = *c->core;
   core.AssertMainThread("call_block");
   Session* s = c->session;
-  if (!s || s->internal || !c->sink || nkeys < 1 || !keys || !klens || timeout_ms < 0 ||
-      s->tx.executing || c->block_state == PLINTH_BLOCK_TIMEOUT)
+  if (!s || s->internal || !c->sink || nkeys < 0 || (nkeys > 0 && (!keys || !klens)) ||
+      timeout_ms < 0 || s->tx.executing || c->block_state == PLINTH_BLOCK_TIMEOUT)
     return PLINTH_ERR;
   if (c->block_state == PLINTH_BLOCK_WOKEN) {
     core.NoteReblocked();

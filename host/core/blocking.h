@@ -42,7 +42,13 @@ class Blocking {
   void Signal(int32_t db, std::string_view key);
   // Takes the keys signalled since the last call, in signal order.
   std::vector<std::pair<int32_t, std::string>> TakeReady();
-  bool HasReady() const { return !ready_.empty(); }
+  bool HasReady() const { return !ready_.empty() || !woken_.empty(); }
+  // The blocked session with client id id, or nullptr.
+  Session* FindById(uint64_t id) const;
+  // s (blocked) is to run again with PLINTH_BLOCK_WOKEN (client_wake); TakeWoken hands the
+  // sessions woken since the last call over, in wake order.
+  void Wake(Session* s);
+  std::vector<Session*> TakeWoken();
   // The sessions waiting on key in db, in blocking order (a copy: serving changes the queue).
   std::vector<Session*> Waiters(int32_t db, std::string_view key) const;
   // The earliest deadline (unix ms), or -1 when no blocked session has one.
@@ -58,6 +64,7 @@ class Blocking {
   static std::string Slot(int32_t db, std::string_view key);
   std::unordered_map<std::string, std::deque<Session*>, StringViewHash, std::equal_to<>> waiting_;
   std::vector<std::pair<int32_t, std::string>> ready_;
+  std::vector<Session*> woken_;
   std::set<std::pair<int64_t, uint64_t>> deadlines_;
   std::unordered_map<uint64_t, Session*> by_seq_;
   uint64_t next_seq_ = 1;

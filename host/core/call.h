@@ -37,11 +37,12 @@ struct plinth_call {
   bool dropped = false;  // some reply item was dropped
   int64_t open[kMaxDepth];
   bool error_reply = false;
-  bool replicated = false;
+  bool replicated = false;  // replicate() was called: the verbatim command is not sent
+  bool verbatim = false;    // replicate_verbatim: the verbatim command is sent regardless
   bool no_propagate = false;
-  int32_t block_state = PLINTH_BLOCK_NONE;          // call_block_state
-  bool blocked = false;                             // call_block succeeded: no reply expected
-  std::vector<std::vector<std::string>> propagate;  // replicate() emissions, if consumers exist
+  bool no_reply = false;                    // call_no_reply: the handler sends nothing, on purpose
+  int32_t block_state = PLINTH_BLOCK_NONE;  // call_block_state
+  bool blocked = false;                     // call_block succeeded: no reply expected
 };
 
 namespace plinth::host {

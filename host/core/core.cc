@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 
 #include "host/core/api.h"
 #include "host/core/lazy_free.h"
@@ -16,6 +17,12 @@ constexpr int kSamplesPerRound = 20;
 
 Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread::get_id()) {
   start_ms = NowMs();
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 40; i += 8) {
+    const uint32_t r = rd();
+    for (int j = 0; j < 8; ++j) run_id[i + j] = kHex[(r >> (4 * j)) & 15];
+  }
   RegisterTransactionCommands(*this);
   exec_cmd_ = registry.FindCommand("exec");
 }
@@ -63,6 +70,7 @@ void Core::ShutdownPlugins() {
 uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
   int64_t start = NowUs();
   uint64_t expired = 0;
+  if (expiry_passive) return 0;  // a replica: its primary's DELs expire keys
   for (size_t i = 0; i < dbs.size(); ++i) {
     Db& db = dbs[i];
     for (;;) {

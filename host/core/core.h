@@ -57,6 +57,13 @@ struct PluginRequest {
 // One parsed request: argv[0..argc) with lengths, borrowed for the call. cmd is its command
 // once Prefetch looked it up, nullptr before (Execute then looks it up). No initializers: an
 // array of them for a batch costs nothing until filled.
+// A plugin's refusal of a class of commands (server_refuse).
+struct Refusal {
+  const plinth_plugin* owner;
+  uint32_t what;  // PLINTH_REFUSE_*
+  std::string error;
+};
+
 struct ParsedRequest {
   int32_t argc;
   const char* const* argv;
@@ -117,9 +124,13 @@ class Core {
   // For requests executed back to back, such as a pipelined batch.
   void BeginRun();
   void EndRun() { run_ = false; }
-  // Appends one effect to the propagation stream: to each on_command consumer now, and to the
-  // encoded stream while a batch consumer is active (no-op without consumers).
-  void Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen);
+  // Appends one effect, head (when non-null) then argv[0..argc) run in db, to the encoded
+  // stream while a batch consumer is active (no-op otherwise). Within a command's unit, a
+  // second effect wraps the unit in MULTI ... EXEC (EndUnit closes it).
+  void Propagate(int32_t db, const char* head, size_t headlen, int32_t argc,
+                 const char* const* argv, const size_t* argvlen);
+  // Whether the stream is being encoded (some batch consumer is active).
+  bool Encoding() const { return batch_consumers_ != 0; }
   // Delivers the stream's pending batch to the active batch consumers, then runs the
   // before-sleep hooks. The shell calls it before it writes replies and before it polls; the
   // fake host after each command. Never inside a command (batches hold whole units).
@@ -140,10 +151,9 @@ class Core {
   }
   // Raises a keyspace event (keyspace_event) for every keyspace listener.
   void Notify(int32_t db, uint32_t type, const char* event, std::string_view key);
-  // Between these, what the commands propagate is one unit: MULTI before the first effect,
-  // EXEC after the last (none when nothing was propagated). For EXEC.
+  // Between these (EXEC), the unit is wrapped in MULTI ... EXEC whatever it holds.
   void BeginExecUnit() { exec_unit_ = true; }
-  void EndExecUnit();
+  void EndExecUnit() { exec_unit_ = false; }
   // One active-expiry pass over every database within budget_us. Returns keys expired.
   uint64_t ActiveExpireCycle(int64_t budget_us);
   // Moves resizes in progress along for up to budget_us (like Redis's activerehashing), so an
@@ -169,6 +179,10 @@ class Core {
   void SessionClosed(Session& s);
   // Tells the client listeners PLINTH_CLIENT_* event of s.
   void ClientEvent(const Session& s, uint32_t event);
+  // client_wake: the session with that id, blocked (on no key or any), runs its command again
+  // with PLINTH_BLOCK_WOKEN, now or, inside a command, once the top-level one returns. False
+  // when no blocked session has that id.
+  bool Wake(uint64_t id);
   // call_block from a woken run: the session stays blocked.
   void NoteReblocked() { rerun_reblocked_ = true; }
 
@@ -210,7 +224,10 @@ class Core {
   int32_t child_pid = 0;        // the snapshot child fork_child made, 0: none
   // Ids of internal clients count down from the top, away from the network clients' ids.
   uint64_t next_internal_id = ~uint64_t{0};
-  bool has_password = false;  // requirepass is set
+  bool has_password = false;      // requirepass is set
+  std::vector<Refusal> refusals;  // server_refuse: checked for clients' commands when non-empty
+  bool expiry_passive = false;    // server_expiry_passive: keys expire by the stream's DEL only
+  char run_id[41] = {};           // INFO run_id: random hex, set at construction
   std::string executable;
   std::string config_file;
 
@@ -233,10 +250,20 @@ class Core {
   bool serving_ = false;        // in ServeBlocked
   size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
-  int32_t exec_multi_db_ = -1;  // the db MULTI was propagated with, -1 when not yet
-  int64_t run_wall_us_ = 0;     // wall clock at BeginRun
-  uint64_t run_start_us_ = 0;   // monotonic clock at BeginRun
-  uint64_t run_last_us_ = 0;    // monotonic clock at the end of the run's last command
+  // The execution unit of the top-level command running: what it propagates reaches the
+  // stream's consumers whole, wrapped in MULTI ... EXEC once it holds two effects or more.
+  struct Unit {
+    bool open = false;
+    bool multi = false;  // MULTI is in the stream: EndUnit appends EXEC
+    uint32_t effects = 0;
+    size_t mark = 0;  // where the first effect starts in the stream's pending bytes
+  };
+  Unit unit_;
+  // Closes the top-level command's unit.
+  void EndUnit();
+  int64_t run_wall_us_ = 0;    // wall clock at BeginRun
+  uint64_t run_start_us_ = 0;  // monotonic clock at BeginRun
+  uint64_t run_last_us_ = 0;   // monotonic clock at the end of the run's last command
 };
 
 }  // namespace plinth::host

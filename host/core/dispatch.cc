@@ -60,56 +60,38 @@ void Queue(Transaction& t, int32_t argc, const char* const* argv, const size_t* 
   }
 }
 
+// The verbatim command, after the handler: a write command that changed the keyspace, or one
+// that asked for it (replicate_verbatim). What it emitted through replicate() is already in.
 void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before) {
-  const Command* cmd = call.cmd;
-  if (core.registry.consumers.empty() || (cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
+  if (!core.Encoding() || (call.cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
       call.session->no_propagate)
     return;
-  if (call.replicated) {
-    std::vector<const char*> av;
-    std::vector<size_t> al;
-    for (const auto& p : call.propagate) {
-      av.clear();
-      al.clear();
-      for (const std::string& a : p) {
-        av.push_back(a.data());
-        al.push_back(a.size());
-      }
-      core.Propagate(call.db, static_cast<int32_t>(av.size()), av.data(), al.data());
-    }
-  } else if (core.dirty != dirty_before && !call.no_propagate &&
-             (cmd->spec.flags & PLINTH_CMD_WRITE)) {
-    core.Propagate(call.db, call.argc, call.argv, call.argvlen);
-  }
+  const bool changed = core.dirty != dirty_before && !call.replicated && !call.no_propagate &&
+                       (call.cmd->spec.flags & PLINTH_CMD_WRITE);
+  if (changed || call.verbatim)
+    core.Propagate(call.db, nullptr, 0, call.argc, call.argv, call.argvlen);
 }
 
 }  // namespace
 
-void Core::Propagate(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
-  auto emit = [this](int32_t d, int32_t n, const char* const* av, const size_t* al) {
-    for (const StreamConsumer& sc : registry.consumers)
-      if (sc.spec.on_command) sc.spec.on_command(sc.spec.ctx, d, n, av, al);
-    if (batch_consumers_) stream.Append(d, n, av, al);
-  };
-  if (exec_unit_ && exec_multi_db_ < 0) {
-    exec_multi_db_ = db;
-    const char* multi[1] = {"MULTI"};
-    const size_t len[1] = {5};
-    emit(db, 1, multi, len);
+void Core::Propagate(int32_t db, const char* head, size_t headlen, int32_t argc,
+                     const char* const* argv, const size_t* argvlen) {
+  if (!batch_consumers_) return;
+  if (unit_.open && !unit_.multi && (exec_unit_ || unit_.effects > 0)) {
+    unit_.multi = true;
+    if (unit_.effects > 0) {
+      stream.InsertMulti(unit_.mark);  // the unit's first effect turned out not to be its last
+    } else {
+      stream.Append(db, "MULTI", 5, 0, nullptr, nullptr);  // EXEC: wrapped whatever it holds
+    }
   }
-  emit(db, argc, argv, argvlen);
+  const size_t at = stream.Append(db, head, headlen, argc, argv, argvlen);
+  if (unit_.open && unit_.effects++ == 0) unit_.mark = at;
 }
 
-void Core::EndExecUnit() {
-  exec_unit_ = false;
-  if (exec_multi_db_ < 0) return;
-  const int32_t db = exec_multi_db_;
-  exec_multi_db_ = -1;
-  const char* exec[1] = {"EXEC"};
-  const size_t len[1] = {4};
-  for (const StreamConsumer& sc : registry.consumers)
-    if (sc.spec.on_command) sc.spec.on_command(sc.spec.ctx, db, 1, exec, len);
-  if (batch_consumers_) stream.Append(db, 1, exec, len);
+void Core::EndUnit() {
+  if (unit_.multi) stream.Append(stream.db(), "EXEC", 4, 0, nullptr, nullptr);
+  unit_ = Unit{};
 }
 
 void Core::BeforeSleep() {
@@ -127,8 +109,8 @@ void Core::CountActiveConsumers() {
   batch_consumers_ = 0;
   for (const StreamConsumer& sc : registry.consumers)
     batch_consumers_ += sc.active && sc.spec.on_batch;
-  // Encoding resumes after a pause: the database the stream was last in means nothing now.
-  if (before == 0 && batch_consumers_ > 0) stream.Reselect();
+  // A consumer (re)starts: the database the stream was last in means nothing to it.
+  if (batch_consumers_ > before) stream.Reselect();
 }
 
 void Core::ExpireKey(int32_t db, std::string_view key) {
@@ -137,10 +119,10 @@ void Core::ExpireKey(int32_t db, std::string_view key) {
   stats.expired_keys++;
   dirty++;
   if (!registry.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
-  if (registry.consumers.empty()) return;
-  const char* argv[2] = {"DEL", key.data()};
-  size_t lens[2] = {3, key.size()};
-  Propagate(db, 2, argv, lens);
+  if (!batch_consumers_) return;
+  const char* argv[1] = {key.data()};
+  const size_t lens[1] = {key.size()};
+  Propagate(db, "DEL", 3, 1, argv, lens);
 }
 
 void Core::CountErrorReply(std::string_view msg) {
@@ -227,6 +209,11 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
   if (loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
     return Reject(s, sink, cmd, "LOADING Plinth is loading the dataset in memory");
+  if (!refusals.empty() && !s.internal)
+    for (const Refusal& r : refusals)
+      if (r.what == PLINTH_REFUSE_WRITES ? (cmd->spec.flags & PLINTH_CMD_WRITE) != 0
+                                         : (cmd->spec.flags & PLINTH_CMD_STALE) == 0)
+        return Reject(s, sink, cmd, r.error);
   if (s.sub_channels + s.sub_patterns > 0 && s.proto == 2 && !s.tx.executing &&
       !(cmd->spec.flags & PLINTH_CMD_SUBSCRIBER)) {
     const std::string name =
@@ -261,6 +248,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   uint64_t dirty_before = dirty;
   run_ = false;  // a command its handler runs reads the clock itself
   exec_depth_++;
+  const bool top_unit = !unit_.open;  // a command run by another (EXEC) joins its unit
+  unit_.open = true;
   cmd->spec.handler(&call, cmd->spec.ctx);
   exec_depth_--;
   run_ = in_run;
@@ -270,8 +259,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   cmd->stats.usec += t1 - t0;
   stats.commands++;
   s.commands++;
-  if (call.replies == 0 && call.blocked) {
-    // blocked: the reply comes from a later run
+  if (call.replies == 0 && (call.blocked || call.no_reply)) {
+    // blocked: the reply comes from a later run; no_reply: none on purpose
   } else if (call.replies == 0) {
     SendError(sink, "ERR command '" + cmd->name + "' produced no reply");
   } else if (call.depth > 0) {
@@ -284,6 +273,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
         cmd->name.c_str());
   if (call.error_reply) cmd->stats.failed++;
   PropagateCall(*this, call, dirty_before);
+  if (top_unit) EndUnit();
   if (exec_depth_ == 0 && blocking.HasReady()) ServeBlocked();
 }
 

@@ -74,6 +74,11 @@ class Env {
   // is none.
   virtual int32_t PushToClient(uint64_t, const plinth_reply_item_t*, size_t) { return PLINTH_ERR; }
   virtual void ConnReleased(plinth_conn_t*, uint64_t) {}
+  // client_write_raw, client_output_pending and client_close (contracts in plugin.h) for the
+  // client with that id. An env without connections has no such client.
+  virtual int32_t WriteRaw(uint64_t, const char*, size_t) { return PLINTH_ERR; }
+  virtual int64_t OutputPending(uint64_t) { return -1; }
+  virtual int32_t CloseClient(uint64_t, bool) { return PLINTH_ERR; }
 };
 
 }  // namespace plinth::host

@@ -31,6 +31,7 @@ void Server_(Core& s, std::string& o) {
   Field(o, "plinth_version", kPlinthVersion);
   Field(o, "plinth_abi", std::to_string(PLINTH_ABI_MAJOR) + "." + std::to_string(PLINTH_ABI_MINOR));
   Field(o, "redis_mode", "standalone");
+  Field(o, "run_id", std::string(s.run_id));
   Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
   Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
   Field(o, "process_id", static_cast<int64_t>(getpid()));

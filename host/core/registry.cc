@@ -116,8 +116,7 @@ std::string Registry::SetReplyPath(const plinth_reply_path_spec_t* spec, const s
 std::string Registry::AddConsumer(const plinth_stream_consumer_spec_t* spec,
                                   const std::string& owner) {
   StreamConsumer c;
-  if (!CopySizedStruct(&c.spec, sizeof c.spec, spec, sizeof c.spec) ||
-      (!c.spec.on_command && !c.spec.on_batch))
+  if (!CopySizedStruct(&c.spec, sizeof c.spec, spec, sizeof c.spec) || !c.spec.on_batch)
     return "bad stream consumer spec";
   c.name = Str(c.spec.name);
   c.spec.name = nullptr;

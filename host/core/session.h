@@ -26,6 +26,7 @@ struct Session {
   bool close_after_reply = false;
   bool internal = false;      // a plugin's trusted client (client_create_internal)
   bool no_propagate = false;  // its effects stay off the propagation stream
+  bool replica = false;       // client_set_replica: a replica's link (flag S, replica limits)
   std::string name, lib_name, lib_ver;
   const Command* last_command = nullptr;  // for CLIENT LIST's cmd=
   std::string last_subcommand;            // set for container commands (CLIENT LIST)

@@ -3,10 +3,10 @@
 // snprintf, since every write command of a server with an AOF passes here.
 #include "host/core/stream.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <string>
 
 namespace plinth::host {
 namespace {
@@ -46,30 +46,48 @@ char* Stream::Room(size_t n) {
   return buf_ + size_;
 }
 
-void Stream::Command(int32_t argc, const char* const* argv, const size_t* argvlen) {
-  size_t need = kHeaderMax;
+void Stream::Command(const char* head, size_t headlen, int32_t argc, const char* const* argv,
+                     const size_t* argvlen) {
+  size_t need = kHeaderMax + (head ? kHeaderMax + headlen + 2 : 0);
   for (int32_t i = 0; i < argc; ++i) need += kHeaderMax + argvlen[i] + 2;
   char* const start = Room(need);
-  char* p = Header(start, '*', static_cast<uint64_t>(argc));
-  for (int32_t i = 0; i < argc; ++i) {
-    p = Header(p, '$', argvlen[i]);
-    std::memcpy(p, argv[i], argvlen[i]);
-    p += argvlen[i];
+  auto bulk = [](char* p, const char* data, size_t len) {
+    if (!data) len = 0;  // replicate() unchecked: a missing argument is empty, never a gap
+    p = Header(p, '$', len);
+    std::memcpy(p, data, len);
+    p += len;
     *p++ = '\r';
     *p++ = '\n';
-  }
+    return p;
+  };
+  char* p = Header(start, '*', static_cast<uint64_t>(argc) + (head ? 1 : 0));
+  if (head) p = bulk(p, head, headlen);
+  for (int32_t i = 0; i < argc; ++i) p = bulk(p, argv[i], argvlen[i]);
   size_ += static_cast<size_t>(p - start);
 }
 
-void Stream::Append(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
+size_t Stream::Append(int32_t db, const char* head, size_t headlen, int32_t argc,
+                      const char* const* argv, const size_t* argvlen) {
   if (db != db_) {
-    const std::string n = std::to_string(db);
-    const char* sel[2] = {"SELECT", n.data()};
-    const size_t len[2] = {6, n.size()};
-    Command(2, sel, len);
+    char n[12];
+    const int len = std::snprintf(n, sizeof n, "%d", db);
+    const char* arg[1] = {n};
+    const size_t arglen[1] = {static_cast<size_t>(len)};
+    Command("SELECT", 6, 1, arg, arglen);
     db_ = db;
   }
-  Command(argc, argv, argvlen);
+  const size_t at = size_;
+  Command(head, headlen, argc, argv, argvlen);
+  return at;
+}
+
+void Stream::InsertMulti(size_t at) {
+  static constexpr char kMulti[] = "*1\r\n$5\r\nMULTI\r\n";
+  constexpr size_t n = sizeof kMulti - 1;
+  Room(n);
+  std::memmove(buf_ + at + n, buf_ + at, size_ - at);
+  std::memcpy(buf_ + at, kMulti, n);
+  size_ += n;
 }
 
 plinth_stream_batch_t Stream::Batch() const {

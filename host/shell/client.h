@@ -195,7 +195,10 @@ void ClientFreeSeg(OutSeg& seg);
 void ClientSetPollEvents(Client* c, int events);
 // Formats the CLIENT LIST line of c (no trailing newline).
 std::string ClientDescribe(const Client* c);
-// Enforces the output buffer limits after new output. Returns false when c was closed.
+// Appends raw bytes (client_write_raw) to c's output. False when memory ran out. Main thread.
+bool ClientAppendRaw(Client* c, const char* data, size_t len);
+// Enforces the output buffer limits (of c's class: normal, pubsub or replica) after new
+// output. Returns false when c was closed.
 bool ClientCheckOutputLimits(Client* c);
 // The grow callback of plinth_outbuf_t for host-owned (malloc) buffers.
 int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free);

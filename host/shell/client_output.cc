@@ -336,10 +336,27 @@ void ClientFlushOutput(Client* c) {
   WritePrepared(c, have);
 }
 
+bool ClientAppendRaw(Client* c, const char* data, size_t len) {
+  if (len == 0) return true;
+  OutSeg* seg = len > kOutChunk ? &NewCopySeg(c, len) : &TailCopySeg(c);
+  if (seg->cap - seg->len < len) {
+    plinth_outbuf_t ob{seg->data, seg->len, seg->cap, ClientGrowOut, c};
+    if (ClientGrowOut(&ob, len) != PLINTH_OK) return false;
+    seg->data = ob.data;
+    seg->cap = ob.cap;
+  }
+  std::memcpy(seg->data + seg->len, data, len);
+  seg->len += len;
+  c->out_bytes += len;
+  return true;
+}
+
 bool ClientCheckOutputLimits(Client* c) {
   const Session& s = c->session;
-  const Limits::OutputLimit& l = s.sub_channels + s.sub_patterns > 0 ? c->shell->limits.out_pubsub
-                                                                     : c->shell->limits.out_normal;
+  const Limits& lim = c->shell->limits;
+  const Limits::OutputLimit& l = s.replica                             ? lim.out_replica
+                                 : s.sub_channels + s.sub_patterns > 0 ? lim.out_pubsub
+                                                                       : lim.out_normal;
   int64_t bytes = static_cast<int64_t>(c->out_bytes);
   bool hard = l.hard > 0 && bytes >= l.hard;
   bool soft = false;

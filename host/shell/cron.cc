@@ -10,14 +10,16 @@ namespace plinth::host {
 namespace {
 
 void CloseIdleClients(Shell& s) {
-  if (s.limits.timeout_s <= 0 && s.limits.out_normal.soft <= 0 && s.limits.out_pubsub.soft <= 0)
+  if (s.limits.timeout_s <= 0 && s.limits.out_normal.soft <= 0 && s.limits.out_pubsub.soft <= 0 &&
+      s.limits.out_replica.soft <= 0)
     return;
   int64_t now = s.core.NowMs();
   // Collect first: closing a client removes it from the map being walked.
   std::vector<Client*> idle, over_soft;
   for (auto& [id, c] : s.clients) {
-    // A blocked client waits on purpose (Redis does not time it out either).
-    if (s.limits.timeout_s > 0 && !c->session.block &&
+    // A blocked client waits on purpose (Redis does not time it out either); a replica is
+    // watched by its replication plugin instead.
+    if (s.limits.timeout_s > 0 && !c->session.block && !c->session.replica &&
         now - c->session.last_interaction_ms > s.limits.timeout_s * 1000)
       idle.push_back(c);
     else if (c->soft_limit_since)

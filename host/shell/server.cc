@@ -193,6 +193,34 @@ int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_
   return PLINTH_OK;
 }
 
+int32_t Shell::WriteRaw(uint64_t id, const char* data, size_t len) {
+  auto it = clients.find(id);
+  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  Client* c = it->second;
+  if (!ClientAppendRaw(c, data, len) || !ClientCheckOutputLimits(c)) return PLINTH_ERR;
+  ClientQueueWrite(c);
+  return PLINTH_OK;
+}
+
+int64_t Shell::OutputPending(uint64_t id) {
+  auto it = clients.find(id);
+  if (it == clients.end() || it->second->closed) return -1;
+  return static_cast<int64_t>(it->second->out_bytes);
+}
+
+int32_t Shell::CloseClient(uint64_t id, bool now) {
+  auto it = clients.find(id);
+  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  Client* c = it->second;
+  if (now || c->out_bytes == 0) {
+    ClientClose(c);
+  } else {
+    c->session.close_after_reply = true;
+    ClientQueueWrite(c);
+  }
+  return PLINTH_OK;
+}
+
 void Shell::RunUnblocked() {
   while (!unblocked.empty()) {
     std::vector<Client*> batch;

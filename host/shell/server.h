@@ -29,7 +29,8 @@ struct Limits {
     int64_t hard = 0, soft = 0, soft_seconds = 0;  // bytes, bytes, seconds; 0: none
   };
   OutputLimit out_normal;
-  OutputLimit out_pubsub{32 << 20, 8 << 20, 60};  // clients that subscribe
+  OutputLimit out_pubsub{32 << 20, 8 << 20, 60};     // clients that subscribe
+  OutputLimit out_replica{256 << 20, 64 << 20, 60};  // replicas (client_set_replica)
   bool protected_mode = true;
   int64_t hz = 10;
 };
@@ -107,6 +108,9 @@ class Shell final : public Env {
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
   void ClientUnblocked(Session& s) override;
   int32_t PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) override;
+  int32_t WriteRaw(uint64_t id, const char* data, size_t len) override;
+  int64_t OutputPending(uint64_t id) override;
+  int32_t CloseClient(uint64_t id, bool now) override;
 
   // Serves the blocked clients whose timeout passed (the block timer).
   void ServeBlockTimeouts();

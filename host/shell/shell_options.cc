@@ -60,14 +60,14 @@ int32_t ApplyIoPark(void* ctx, const char*, const char*, size_t, int64_t n, char
   return PLINTH_OK;
 }
 
-// "normal <hard> <soft> <seconds> [replica ...] [pubsub ...]": the normal and pubsub classes
-// are enforced (a class not named keeps its limits); replica is accepted for compatibility
-// and kept in the option's text.
+// "normal <hard> <soft> <seconds> [replica ...] [pubsub ...]": each class named gets those
+// limits (slave is replica's old name); a class not named keeps its limits.
 int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int64_t, char* err,
                          size_t errlen) {
   std::istringstream in(std::string(v, len));
   std::string cls, hard, soft, secs;
-  Limits::OutputLimit normal = LimitsOf(ctx).out_normal, pubsub = LimitsOf(ctx).out_pubsub;
+  Limits::OutputLimit normal = LimitsOf(ctx).out_normal, pubsub = LimitsOf(ctx).out_pubsub,
+                      replica = LimitsOf(ctx).out_replica;
   while (in >> cls) {
     if (!(in >> hard >> soft >> secs))
       return ApplyFail(err, errlen, "Wrong number of arguments in buffer limit configuration.");
@@ -81,13 +81,16 @@ int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int6
       normal = {a, b, c};
     } else if (cls == "pubsub") {
       pubsub = {a, b, c};
-    } else if (cls != "replica" && cls != "slave") {
+    } else if (cls == "replica" || cls == "slave") {
+      replica = {a, b, c};
+    } else {
       return ApplyFail(err, errlen,
                        "Invalid client class specified in buffer limit configuration.");
     }
   }
   LimitsOf(ctx).out_normal = normal;
   LimitsOf(ctx).out_pubsub = pubsub;
+  LimitsOf(ctx).out_replica = replica;
   return PLINTH_OK;
 }
 

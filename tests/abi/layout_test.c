@@ -122,12 +122,11 @@ FIELD(plinth_reply_path_spec_t, ctx, 16, 8);
 FIELD(plinth_reply_path_spec_t, by_reference, 24, 8);
 
 /* ---- plinth_stream_consumer_spec_t ---- */
-MIN_SIZE(plinth_stream_consumer_spec_t, 40);
+MIN_SIZE(plinth_stream_consumer_spec_t, 32);
 FIELD(plinth_stream_consumer_spec_t, struct_size, 0, 4);
 FIELD(plinth_stream_consumer_spec_t, name, 8, 8);
 FIELD(plinth_stream_consumer_spec_t, ctx, 16, 8);
-FIELD(plinth_stream_consumer_spec_t, on_command, 24, 8);
-FIELD(plinth_stream_consumer_spec_t, on_batch, 32, 8);
+FIELD(plinth_stream_consumer_spec_t, on_batch, 24, 8);
 
 /* ---- plinth_option_spec_t ---- */
 MIN_SIZE(plinth_option_spec_t, 80);
@@ -169,7 +168,7 @@ FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1040);
+MIN_SIZE(plinth_host_api_t, 1128);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -302,6 +301,17 @@ FIELD(plinth_host_api_t, fork_child, 1008, 8);
 FIELD(plinth_host_api_t, fork_done, 1016, 8);
 FIELD(plinth_host_api_t, fork_active, 1024, 8);
 FIELD(plinth_host_api_t, value_rdb_type, 1032, 8);
+FIELD(plinth_host_api_t, replicate_db, 1040, 8);
+FIELD(plinth_host_api_t, replicate_verbatim, 1048, 8);
+FIELD(plinth_host_api_t, call_no_reply, 1056, 8);
+FIELD(plinth_host_api_t, client_set_replica, 1064, 8);
+FIELD(plinth_host_api_t, client_write_raw, 1072, 8);
+FIELD(plinth_host_api_t, client_output_pending, 1080, 8);
+FIELD(plinth_host_api_t, client_close, 1088, 8);
+FIELD(plinth_host_api_t, server_refuse, 1096, 8);
+FIELD(plinth_host_api_t, server_expiry_passive, 1104, 8);
+FIELD(plinth_host_api_t, client_wake, 1112, 8);
+FIELD(plinth_host_api_t, server_run_id, 1120, 8);
 
 /* ---- plinth_stream_batch_t ---- */
 MIN_SIZE(plinth_stream_batch_t, 32);

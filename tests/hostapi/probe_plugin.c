@@ -31,9 +31,8 @@ static void ClearEntries(void) {
   entry_count = 0;
 }
 
-static void Record(void* ctx, int32_t db, int32_t argc, const char* const* argv,
-                   const size_t* argvlen) {
-  (void)ctx;
+/* Appends one recorded effect. */
+static void Record(int32_t db, int32_t argc, const char* const* argv, const size_t* argvlen) {
   if (entry_count == entry_cap) {
     size_t cap = entry_cap ? 2 * entry_cap : 16;
     entry_t* grown = realloc(entries, cap * sizeof *grown);
@@ -53,13 +52,43 @@ static void Record(void* ctx, int32_t db, int32_t argc, const char* const* argv,
   }
 }
 
-static void Ignore(void* ctx, int32_t db, int32_t argc, const char* const* argv,
-                   const size_t* argvlen) {
+/* Reads "<prefix><number>\r\n" at *p (the host's encoding: well formed). */
+static uint64_t ReadHeader(const char** p) {
+  const char* q = *p + 1;
+  uint64_t n = 0;
+  while (*q != '\r') n = n * 10 + (uint64_t)(*q++ - '0');
+  *p = q + 2;
+  return n;
+}
+
+/* The stream's batches decoded into effects; a SELECT sets the database of those after it. */
+static int32_t stream_db = 0;
+static void OnBatch(void* ctx, const plinth_stream_batch_t* batch) {
   (void)ctx;
-  (void)db;
-  (void)argc;
-  (void)argv;
-  (void)argvlen;
+  const char* p = batch->data;
+  const char* end = p + batch->len;
+  const char* argv[64];
+  size_t lens[64];
+  while (p < end) {
+    int32_t argc = 0;
+    for (uint64_t n = ReadHeader(&p); n > 0; --n) {
+      const size_t len = (size_t)ReadHeader(&p);
+      if (argc < 64) {
+        argv[argc] = p;
+        lens[argc++] = len;
+      }
+      p += len + 2;
+    }
+    if (argc == 2 && lens[0] == 6 && memcmp(argv[0], "SELECT", 6) == 0)
+      stream_db = (int32_t)strtol(argv[1], NULL, 10);
+    else
+      Record(stream_db, argc, argv, lens);
+  }
+}
+
+static void Ignore(void* ctx, const plinth_stream_batch_t* batch) {
+  (void)ctx;
+  (void)batch;
 }
 
 /* PROBE.STREAM: one array per effect, [db, argv...], in stream order; then forgets them. */
@@ -326,7 +355,7 @@ static void TrySpecs(plinth_plugin_t* self) {
   const uint32_t big_consumer = sizeof(big_consumer_t);
   plinth_stream_consumer_spec_t ignore;
   memset(&ignore, 0, sizeof ignore);
-  ignore.on_command = Ignore;
+  ignore.on_batch = Ignore;
 
   Report("type_string", Type(self, "string", sizeof(plinth_type_spec_t), 0));
   Report("type_none", Type(self, "none", sizeof(plinth_type_spec_t), 0));
@@ -357,7 +386,7 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   }
   plinth_stream_consumer_spec_t recorder;
   memset(&recorder, 0, sizeof recorder);
-  recorder.on_command = Record;
+  recorder.on_batch = OnBatch;
   if (Consumer(self, "probe", recorder, sizeof recorder, 0) != PLINTH_OK) return PLINTH_ERR;
   probe_self = self;
   probe_type = Type(self, "probe-type", sizeof(plinth_type_spec_t), 0);

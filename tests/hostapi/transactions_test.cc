@@ -145,7 +145,7 @@ HOSTAPI_CASE("transactions: the effects of EXEC reach the stream as one MULTI ..
   CHECK(Run(t, {"SELECT", "2"}) == "QUEUED");
   CHECK(Run(t, {"SET", "b", "2"}) == "QUEUED");
   CHECK(Run(t, {"EXEC"}) == "1) OK\n2) \"1\"\n3) OK\n4) OK");
-  CHECK(Stream(t) == "0 MULTI | 0 SET a 1 | 2 SET b 2 | 0 EXEC");
+  CHECK(Stream(t) == "0 MULTI | 0 SET a 1 | 2 SET b 2 | 2 EXEC");
   CHECK(Run(t, {"MULTI"}) == "OK");  // reads only: nothing to propagate, not even MULTI
   CHECK(Run(t, {"GET", "b"}) == "QUEUED");
   CHECK(Run(t, {"EXEC"}) == "1) \"2\"");

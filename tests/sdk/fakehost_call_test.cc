@@ -83,7 +83,11 @@ TEST_CASE("fake host: write commands propagate verbatim only when the keyspace c
   CHECK(Argvs(host) == std::vector<Argv>{{"SET", "k", "v"}, {"SET", "x", "1"}});
   CHECK(host.Propagated()[1].db == 3);
   CHECK(host.Dirty() == 2);
-  CHECK(plinth::kvtest::ConsumedForTest() == std::vector<std::string>{"0:SET k v", "3:SET x 1"});
+  std::string stream;
+  for (const std::string& batch : plinth::kvtest::ConsumedForTest()) stream += batch;
+  CHECK(stream ==
+        "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"
+        "*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$1\r\n1\r\n");
 }
 
 TEST_CASE("fake host: replicate replaces the verbatim command and is validated") {

@@ -117,10 +117,8 @@ void Info(void*, plinth_info_t* info) {
   api->info_field_int(info, "kv_answer", 42);
 }
 
-void Consume(void*, int32_t db, int32_t argc, const char* const* argv, const size_t* lens) {
-  std::string line = std::to_string(db) + ":";
-  for (int32_t i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i], lens[i]);
-  ConsumedForTest().push_back(line);
+void Consume(void*, const plinth_stream_batch_t* batch) {
+  ConsumedForTest().emplace_back(batch->data, batch->len);
 }
 
 void* CopyBox(const void* p) {
@@ -190,7 +188,7 @@ int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
   plinth_stream_consumer_spec_t sc{};
   sc.struct_size = sizeof sc;
   sc.name = "kv-log";
-  sc.on_command = Consume;
+  sc.on_batch = Consume;
   if (api->stream_consumer_register(self, &sc)) return PLINTH_ERR;
   plinth_type_spec_t t{};
   t.struct_size = sizeof t;

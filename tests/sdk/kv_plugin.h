@@ -13,7 +13,7 @@ namespace plinth::kvtest {
 
 // The descriptor of the "kv" plugin.
 const plinth_plugin_descriptor_t* Descriptor();
-// Commands the stream consumer saw, "db:argv0 argv1 ...".
+// The stream batches the consumer saw (their RESP bytes), in order.
 std::vector<std::string>& ConsumedForTest();
 // Payloads of the "box" value type freed so far.
 int& FreedBoxesForTest();

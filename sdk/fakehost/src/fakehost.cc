@@ -79,12 +79,39 @@ struct FakeClient {
   std::vector<Reply> later;  // received outside the client's own Call, not yet taken
 };
 
-// Records the propagation stream for Propagated().
-void OnPropagate(void* ctx, int32_t db, int32_t argc, const char* const* argv,
-                 const size_t* argvlen) {
-  PropagatedCommand cmd{db, {}};
-  for (int32_t i = 0; i < argc; ++i) cmd.argv.emplace_back(argv[i], argvlen[i]);
-  static_cast<std::vector<PropagatedCommand>*>(ctx)->push_back(std::move(cmd));
+// The propagation stream as Propagated() shows it: each batch's RESP commands decoded, SELECTs
+// folded into the database of the commands after them.
+struct StreamRecord {
+  std::vector<PropagatedCommand> commands;
+  int32_t db = 0;
+};
+
+// Reads "<prefix><number>\r\n" at *p (the stream the host encoded: well formed).
+uint64_t ReadHeader(const char*& p) {
+  ++p;  // '*' or '$'
+  uint64_t n = 0;
+  while (*p != '\r') n = n * 10 + static_cast<uint64_t>(*p++ - '0');
+  p += 2;
+  return n;
+}
+
+void OnBatch(void* ctx, const plinth_stream_batch_t* batch) {
+  auto* rec = static_cast<StreamRecord*>(ctx);
+  const char* p = batch->data;
+  const char* end = p + batch->len;
+  while (p < end) {
+    PropagatedCommand cmd{rec->db, {}};
+    for (uint64_t argc = ReadHeader(p); argc > 0; --argc) {
+      const uint64_t len = ReadHeader(p);
+      cmd.argv.emplace_back(p, len);
+      p += len + 2;
+    }
+    if (cmd.argv.size() == 2 && (cmd.argv[0] == "SELECT")) {
+      rec->db = std::stoi(cmd.argv[1]);
+      continue;
+    }
+    rec->commands.push_back(std::move(cmd));
+  }
 }
 
 }  // namespace
@@ -112,8 +139,9 @@ struct FakeHost::Impl {
     spec.struct_size = sizeof spec;
     spec.name = "fakehost";
     spec.ctx = &propagated;
-    spec.on_command = OnPropagate;
+    spec.on_batch = OnBatch;
     core.registry.AddConsumer(&spec, "");
+    core.CountActiveConsumers();
   }
 
   ~Impl() { clients[1].release(); }  // main_client is a member
@@ -126,7 +154,7 @@ struct FakeHost::Impl {
   uint64_t next_client = 2;
   plinth_plugin test_plugin;
   plinth_host_api_t table{};
-  std::vector<PropagatedCommand> propagated;
+  StreamRecord propagated;
   std::string load_error;
   bool shutdown_done = false;
 
@@ -250,8 +278,14 @@ const plinth_command_spec_t* FakeHost::FindCommand(std::string_view name) const 
 
 plinth_plugin_t* FakeHost::TestPlugin() { return &impl_->test_plugin; }
 
-const std::vector<PropagatedCommand>& FakeHost::Propagated() const { return impl_->propagated; }
-void FakeHost::ClearPropagated() { impl_->propagated.clear(); }
+const std::vector<PropagatedCommand>& FakeHost::Propagated() const {
+  impl_->core.BeforeSleep();  // effects outside a command (active expiry) wait for it
+  return impl_->propagated.commands;
+}
+void FakeHost::ClearPropagated() {
+  impl_->core.BeforeSleep();
+  impl_->propagated.commands.clear();
+}
 uint64_t FakeHost::Dirty() const { return impl_->core.dirty; }
 
 void FakeHost::Select(int32_t db) {

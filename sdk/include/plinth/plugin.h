@@ -323,10 +323,6 @@ typedef struct plinth_stream_consumer_spec {
   uint32_t struct_size; /* since 1.0 */
   const char* name;     /* since 1.0 */
   void* ctx;            /* since 1.0 */
-  /* since 1.0: one effect, in stream order, at once: run argv[0..argc) in database db. May be
-   * NULL. OWNERSHIP: the arrays are borrowed for the call. THREAD: main. */
-  void (*on_command)(void* ctx, int32_t db, int32_t argc, const char* const* argv,
-                     const size_t* argvlen);
   /* since 1.0: the encoded effects appended since the last batch, each batch following the one
    * before without a gap. Delivered before the host writes any reply to the commands that
    * produced them, and before the loop sleeps: a consumer that makes a batch durable here
@@ -338,6 +334,10 @@ typedef struct plinth_stream_consumer_spec {
 
 /* flags of replicate() */
 #define PLINTH_REPLICATE_NO_VALIDATE 0x1u /* skip the command and arity checks (trusted path) */
+
+/* server_refuse classes */
+#define PLINTH_REFUSE_WRITES 1u /* commands flagged PLINTH_CMD_WRITE (read-only replica) */
+#define PLINTH_REFUSE_STALE 2u  /* commands not flagged PLINTH_CMD_STALE (a stale replica) */
 
 /* ---- Config options ------------------------------------------------------------------------ */
 
@@ -737,10 +737,14 @@ struct plinth_host_api {
 
   /* -- propagation -- */
 
-  /* since 1.0: appends command argv to the propagation stream in place of the verbatim
-   * command. Validates that command exists and its arity fits argc + 1, unless flags has
-   * PLINTH_REPLICATE_NO_VALIDATE. Returns PLINTH_OK or PLINTH_ERR (nothing appended).
-   * OWNERSHIP: copied. THREAD: main. */
+  /* since 1.0: appends command argv[0..argc) to the propagation stream in place of the
+   * verbatim command (which then is not sent, unless replicate_verbatim asks for it). Checks
+   * that command exists (any case), that its arity fits argc + 1 and that every argument is
+   * present, unless flags has PLINTH_REPLICATE_NO_VALIDATE (nothing checked: the caller vouches
+   * for the input; the stream stays well formed whatever it is). Allocates nothing beyond the
+   * stream's own growth. Everything one call emits is one unit: two effects or more reach
+   * replicas and the AOF wrapped in MULTI ... EXEC. Returns PLINTH_OK or PLINTH_ERR (nothing
+   * appended). OWNERSHIP: copied. THREAD: main. */
   int32_t (*replicate)(plinth_call_t* call, uint32_t flags, const char* command, int32_t argc,
                        const char* const* argv, const size_t* argvlen);
   /* since 1.0: the command changed nothing worth propagating (suppresses verbatim). */
@@ -888,7 +892,9 @@ struct plinth_host_api {
    * the timeout passed (the handler replies its timeout reply and must not block). A woken run
    * that calls call_block again stays blocked, keeping its place and deadline. Returns
    * PLINTH_OK (the handler must not reply), or PLINTH_ERR when this call cannot block (inside
-   * MULTI, a call without a client, nkeys < 1): the handler replies as on timeout.
+   * MULTI, a call without a client, nkeys < 0): the handler replies as on timeout. With nkeys
+   * 0 the client waits on no key: only client_wake (WAIT's acknowledgements) or the timeout
+   * runs it again.
    * OWNERSHIP: keys copied. THREAD: main. */
   int32_t (*call_block)(plinth_call_t* call, int32_t nkeys, const char* const* keys,
                         const size_t* klens, int64_t timeout_ms);
@@ -937,8 +943,7 @@ struct plinth_host_api {
   void (*stream_reselect)(plinth_plugin_t* self);
   /* since 1.0: whether the plugin's stream consumers hear batches (on_batch): on by default.
    * The host encodes the stream only while some consumer is on, so a plugin with nothing to
-   * do (appendonly no, no replicas) turns itself off and costs writes nothing. on_command
-   * consumers are not affected. THREAD: main. */
+   * do (appendonly no, no replicas) turns itself off and costs writes nothing. THREAD: main. */
   void (*stream_consumer_active)(plinth_plugin_t* self, int32_t on);
   /* since 1.0: runs fn(ctx) each time the host is about to write replies or to wait for
    * events, after the stream's pending batch went to its consumers (appendfsync always makes it
@@ -1015,6 +1020,56 @@ struct plinth_host_api {
    * *rdb_type), 0 for a string or a type with no Redis form. OWNERSHIP: v borrowed. THREAD:
    * main, or a forked child. */
   uint32_t (*value_rdb_type)(const plinth_value_t* v);
+
+  /* -- replication: the stream outside a command, replica clients, refusals -- */
+
+  /* since 1.0: replicate() from outside a command (a plugin's timer, or work a plugin thread
+   * handed to the loop with loop_post): appends command argv[0..argc) run in database db to the
+   * stream as a unit of its own, validated as replicate() validates unless flags has
+   * PLINTH_REPLICATE_NO_VALIDATE. Returns PLINTH_OK, or PLINTH_ERR (nothing appended) for a bad
+   * db or invalid input. OWNERSHIP: copied. THREAD: main, outside any command handler. */
+  int32_t (*replicate_db)(plinth_plugin_t* self, int32_t db, uint32_t flags, const char* command,
+                          int32_t argc, const char* const* argv, const size_t* argvlen);
+  /* since 1.0: the call's command goes to the stream as it was received, whether or not it
+   * changed the keyspace and whatever its flags (Redis's ReplicateVerbatim), after what the
+   * call emitted through replicate(). THREAD: main. */
+  void (*replicate_verbatim)(plinth_call_t* call);
+  /* since 1.0: the handler sends no reply at all (REPLCONF ACK, or a command that answered
+   * with client_write_raw). THREAD: main. */
+  void (*call_no_reply)(plinth_call_t* call);
+  /* since 1.0: makes the calling client a replica link: CLIENT LIST flag S, CLIENT KILL TYPE
+   * replica, its output under the replica class of client-output-buffer-limit, never closed
+   * for idleness (the replication plugin watches it). THREAD: main. */
+  void (*client_set_replica)(plinth_call_t* call);
+  /* since 1.0: queues data as raw bytes (no protocol framing) after client_id's pending
+   * output: a snapshot payload, the stream. Returns PLINTH_OK, or PLINTH_ERR when there is no
+   * such client or the bytes took it past its output limits (it is then closed, and its
+   * PLINTH_CLIENT_CLOSED event follows). OWNERSHIP: copied. THREAD: main. */
+  int32_t (*client_write_raw)(plinth_plugin_t* self, uint64_t client_id, const char* data,
+                              size_t len);
+  /* since 1.0: bytes queued to client_id and not yet written, or -1 when there is no such
+   * client. THREAD: main. */
+  int64_t (*client_output_pending)(plinth_plugin_t* self, uint64_t client_id);
+  /* since 1.0: closes client client_id once its pending output is written (at once when
+   * now is non-zero). Returns PLINTH_OK, or PLINTH_ERR when there is no such client. THREAD:
+   * main. */
+  int32_t (*client_close)(plinth_plugin_t* self, uint64_t client_id, int32_t now);
+  /* since 1.0: from now on, clients (never internal ones) get error ("CODE message") for the
+   * commands in class what (PLINTH_REFUSE_*), refused before they run or are queued in MULTI;
+   * a NULL error lifts this plugin's refusal of that class. Each plugin has its own refusal
+   * per class; the first one set wins. OWNERSHIP: error copied. THREAD: main. */
+  void (*server_refuse)(plinth_plugin_t* self, uint32_t what, const char* error);
+  /* since 1.0: while on, keys expire only when the stream's source says so (a replica follows
+   * its primary's DEL): no active expiry, and a client's read of a key past its expiry misses
+   * without deleting it, while internal clients still see the key. THREAD: main. */
+  void (*server_expiry_passive)(plinth_plugin_t* self, int32_t on);
+  /* since 1.0: runs the command client client_id is blocked in (call_block with nkeys 0) again,
+   * with call_block_state PLINTH_BLOCK_WOKEN, once the current command returns. Returns
+   * PLINTH_OK, or PLINTH_ERR when that client is not blocked. THREAD: main. */
+  int32_t (*client_wake)(plinth_plugin_t* self, uint64_t client_id);
+  /* since 1.0: a random 40-character hex id of this server process (INFO run_id), NUL
+   * terminated. OWNERSHIP: static. THREAD: any. */
+  const char* (*server_run_id)(plinth_plugin_t* self);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
