@@ -8,7 +8,7 @@ pkgs=(build-essential cmake ninja-build pkg-config binutils libuv1-dev nlohmann-
       libgoogle-perftools-dev doctest-dev libbenchmark-dev libibverbs-dev librdmacm-dev)
 if [ "$mode" = test ]; then
   pkgs+=(redis-server redis-tools python3 python3-redis clang libclang-rt-14-dev gnuplot-nox
-         valgrind tmux nodejs node-redis)
+         valgrind tmux nodejs node-redis redis-sentinel nutcracker)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
