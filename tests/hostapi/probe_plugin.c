@@ -214,6 +214,31 @@ static void ReplicateChecked(plinth_call_t* call, void* ctx) {
   api->reply_integer(call, Replicate(call, flags, "GET", 2, "a", "b"));
 }
 
+/* replicate() with PLINTH_REPLICATE_NO_VALIDATE of input no check would pass: no command name
+ * with a NULL argument, then a command with arguments counted but no arrays. Replies both. */
+static void ReplicateGarbage(plinth_call_t* call, void* ctx) {
+  (void)ctx;
+  const char* argv[2] = {NULL, "x"};
+  size_t lens[2] = {5, 1};
+  api->reply_array(call, 2);
+  api->reply_integer(call, api->replicate(call, PLINTH_REPLICATE_NO_VALIDATE, NULL, 2, argv, lens));
+  api->reply_integer(call,
+                     api->replicate(call, PLINTH_REPLICATE_NO_VALIDATE, "SET", 3, NULL, NULL));
+}
+
+/* PROBE.REFUSE <writes|stale> [error]: server_refuse of that class with error, or lifts it. */
+static void Refuse(plinth_call_t* call, void* ctx) {
+  (void)ctx;
+  size_t n = 0, elen = 0;
+  api->call_arg(call, 1, &n);
+  const char* e = api->call_argc(call) > 2 ? api->call_arg(call, 2, &elen) : NULL;
+  char error[256];
+  snprintf(error, sizeof error, "%.*s", (int)elen, e ? e : "");
+  api->server_refuse(probe_self, n == 6 ? PLINTH_REFUSE_WRITES : PLINTH_REFUSE_STALE,
+                     e ? error : NULL);
+  Ok(call);
+}
+
 /* PLINTH_CMD_NOPROPAGATE: sets probe:n and also calls replicate(). */
 static void NoPropagate(plinth_call_t* call, void* ctx) {
   (void)ctx;
@@ -343,6 +368,8 @@ static const command_t kCommands[] = {
     {"probe.replicate", 1, PLINTH_CMD_WRITE, ReplicateValid, NULL},
     {"probe.replicate-checked", 1, PLINTH_CMD_WRITE, ReplicateChecked, NULL},
     {"probe.replicate-trusted", 1, PLINTH_CMD_WRITE, ReplicateChecked, (void*)&kNoValidate},
+    {"probe.replicate-garbage", 1, PLINTH_CMD_WRITE, ReplicateGarbage, NULL},
+    {"probe.refuse", -2, PLINTH_CMD_STALE, Refuse, NULL},
     {"probe.nopropagate", 1, PLINTH_CMD_WRITE | PLINTH_CMD_NOPROPAGATE, NoPropagate, NULL},
     {"probe.expire-past", 1, PLINTH_CMD_WRITE, ExpirePast, NULL},
     {"probe.typed", 1, PLINTH_CMD_READONLY, Typed, NULL},

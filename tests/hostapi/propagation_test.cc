@@ -74,4 +74,13 @@ HOSTAPI_CASE("propagation: replicate() with PLINTH_REPLICATE_NO_VALIDATE accepts
   CHECK(Stream(t) == "0 MULTI | 0 probe.nosuch a | 0 GET a b | 0 EXEC");
 }
 
+HOSTAPI_CASE("propagation: unchecked replicate() input still makes a well-formed stream") {
+  T t;
+  CHECK(Run(t, {"PROBE.REPLICATE-GARBAGE"}) == "1) (integer) 0\n2) (integer) 0");
+  // A missing name or argument is empty, missing arrays mean no arguments: the stream parses,
+  // and the server goes on.
+  CHECK(Stream(t) == "0 MULTI | 0   x | 0 SET | 0 EXEC");  // "" "" x
+  CHECK(Run(t, {"PING"}) == "PONG");
+}
+
 }  // namespace plinth::hostapi

@@ -137,6 +137,25 @@ HOSTAPI_CASE("transactions: a key expiring after WATCH fails EXEC but not one ex
   CHECK(Run(t, {"EXEC"}) == "1) PONG");
 }
 
+HOSTAPI_CASE("refusals: server_refuse turns clients' writes or non-stale commands away") {
+  T t;
+  CHECK(Run(t, {"PROBE.REFUSE", "writes",
+                "READONLY You can't write against a read only replica."}) == "OK");
+  CHECK(Run(t, {"SET", "a", "1"}) ==
+        "(error) READONLY You can't write against a read only replica.");
+  CHECK(Run(t, {"GET", "a"}) == "(nil)");
+  // Refused at queue time: the transaction is discarded, as in Redis.
+  CHECK(Run(t, {"MULTI"}) == "OK");
+  CHECK(Run(t, {"SET", "a", "1"}).rfind("(error) READONLY", 0) == 0);
+  CHECK(Run(t, {"EXEC"}).rfind("(error) EXECABORT", 0) == 0);
+  CHECK(Run(t, {"PROBE.REFUSE", "writes"}) == "OK");
+  CHECK(Run(t, {"SET", "a", "1"}) == "OK");
+  CHECK(Run(t, {"PROBE.REFUSE", "stale", "MASTERDOWN Link with MASTER is down"}) == "OK");
+  CHECK(Run(t, {"GET", "a"}) == "(error) MASTERDOWN Link with MASTER is down");
+  CHECK(Run(t, {"PROBE.REFUSE", "stale"}) == "OK");  // flagged stale: it still runs
+  CHECK(Run(t, {"GET", "a"}) == "\"1\"");
+}
+
 HOSTAPI_CASE("transactions: the effects of EXEC reach the stream as one MULTI ... EXEC unit") {
   T t;
   CHECK(Run(t, {"MULTI"}) == "OK");
