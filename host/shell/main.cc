@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/core/version.h"
@@ -31,7 +32,7 @@ void Usage(FILE* f) {
   std::fprintf(f,
                "Usage: plinth-server [--config file.json] [--plugin path-or-name]...\n"
                "                     [--plugin-optional path-or-name]... [--no-default-plugins]\n"
-               "                     [--<option> value]... [--version] [--help]\n");
+               "                     [--<option> value [value]...]... [--version] [--help]\n");
 }
 
 bool ParseArgs(int argc, char** argv, Args* a, std::string* err) {
@@ -50,7 +51,10 @@ bool ParseArgs(int argc, char** argv, Args* a, std::string* err) {
         value = name.substr(eq + 1);
         name.resize(eq);
       } else if (i + 1 < argc) {
+        // As Redis: the words up to the next --option are one value ("--replicaof host port").
         value = argv[++i];
+        while (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0)
+          value.append(" ").append(argv[++i]);
       } else {
         *err = "option --" + name + " needs a value";
         return false;

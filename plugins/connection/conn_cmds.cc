@@ -20,10 +20,7 @@ std::vector<std::string_view> ArgsFrom(const Call& c, int from) {
 const plinth_option_t* g_requirepass = nullptr;
 const plinth_option_t* g_replicaof = nullptr;
 
-void FindOptions() {
-  g_requirepass = sdk::FindOption("requirepass");
-  g_replicaof = sdk::FindOption("replicaof");
-}
+void FindOptions() { g_requirepass = sdk::FindOption("requirepass"); }
 
 namespace {
 
@@ -33,6 +30,8 @@ void SetName(const Call& c, std::string_view name) {
 
 // HELLO's reply: the same seven fields as Redis 7.0 in standalone mode.
 void ReplyHello(const Call& c) {
+  // The replication plugin loads after this one: find its option at first use.
+  if (!g_replicaof) g_replicaof = sdk::FindOption("replicaof");
   std::string replicaof = sdk::OptionString(g_replicaof);
   bool replica = !replicaof.empty() && !text::EqualsNoCase(replicaof, "no one");
   c.Map(7);
