@@ -13,11 +13,12 @@ namespace plinth::host {
 namespace {
 
 // replicate()'s checks: the command exists and argc arguments fit its arity, each present. One
-// lookup in the command table (its name lower-cased on the stack), no allocation.
-bool ReplicateValid(Core& core, const char* command, int32_t argc, const char* const* argv,
-                    const size_t* argvlen) {
-  if (!command || argc < 0 || (argc > 0 && (!argv || !argvlen))) return false;
-  const Command* cmd = core.registry.FindCommand(command);
+// pass over the name (its case folded into the table's hash, no copy, no strlen: the pass
+// measures it into *len for the append) and one probe of the command table; no allocation.
+bool ReplicateValid(Core& core, const char* command, size_t* len, int32_t argc,
+                    const char* const* argv, const size_t* argvlen) {
+  if (argc < 0 || (argc > 0 && (!argv || !argvlen))) return false;
+  const Command* cmd = core.registry.FindCommand(command, len);
   if (!cmd) return false;
   const int32_t a = cmd->spec.arity, n = argc + 1;
   if (a > 0 ? n != a : n < -a) return false;
@@ -26,25 +27,33 @@ bool ReplicateValid(Core& core, const char* command, int32_t argc, const char* c
   return true;
 }
 
+// Checks the input unless flags has PLINTH_REPLICATE_NO_VALIDATE; *len: the command's length.
+bool ReplicateCheck(Core& core, uint32_t flags, const char* command, size_t* len, int32_t argc,
+                    const char* const* argv, const size_t* argvlen) {
+  if (!(flags & PLINTH_REPLICATE_NO_VALIDATE))
+    return ReplicateValid(core, command, len, argc, argv, argvlen);
+  *len = command ? std::strlen(command) : 0;
+  return true;
+}
+
 // Appends the effect. Unchecked input (NO_VALIDATE) still encodes as one well-formed command: a
 // missing name is empty, missing arrays mean no arguments, a NULL argument is empty.
-void Append(Core& core, int32_t db, const char* command, int32_t argc, const char* const* argv,
-            const size_t* argvlen) {
-  core.Propagate(db, command ? command : "", command ? std::strlen(command) : 0,
-                 argv && argvlen ? std::max(argc, 0) : 0, argv, argvlen);
+void Append(Core& core, int32_t db, const char* command, size_t len, int32_t argc,
+            const char* const* argv, const size_t* argvlen) {
+  core.Propagate(db, command ? command : "", len, argv && argvlen ? std::max(argc, 0) : 0, argv,
+                 argvlen);
 }
 
 int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t argc,
                   const char* const* argv, const size_t* argvlen) {
   Core& core = *c->core;
-  if (!(flags & PLINTH_REPLICATE_NO_VALIDATE) &&
-      !ReplicateValid(core, command, argc, argv, argvlen))
-    return PLINTH_ERR;
+  size_t len = 0;
+  if (!ReplicateCheck(core, flags, command, &len, argc, argv, argvlen)) return PLINTH_ERR;
   c->replicated = true;
   if (!core.Encoding() || (c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) ||
       (c->session && c->session->no_propagate))
     return PLINTH_OK;
-  Append(core, c->db, command, argc, argv, argvlen);
+  Append(core, c->db, command, len, argc, argv, argvlen);
   return PLINTH_OK;
 }
 
@@ -53,10 +62,9 @@ int32_t ReplicateDb(plinth_plugin_t* self, int32_t db, uint32_t flags, const cha
   Core& core = *self->core;
   core.AssertMainThread("replicate_db");
   if (db < 0 || db >= static_cast<int32_t>(core.dbs.size())) return PLINTH_ERR;
-  if (!(flags & PLINTH_REPLICATE_NO_VALIDATE) &&
-      !ReplicateValid(core, command, argc, argv, argvlen))
-    return PLINTH_ERR;
-  Append(core, db, command, argc, argv, argvlen);
+  size_t len = 0;
+  if (!ReplicateCheck(core, flags, command, &len, argc, argv, argvlen)) return PLINTH_ERR;
+  Append(core, db, command, len, argc, argv, argvlen);
   return PLINTH_OK;
 }
 

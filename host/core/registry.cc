@@ -2,6 +2,7 @@
 #include "host/core/registry.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <plinth/text.hpp>
 
@@ -18,6 +19,36 @@ bool ValidCommandName(const char* n) {
   }
   return true;
 }
+
+// Command names are looked up in any case: 'A'-'Z' fold to lower case, every other byte stays.
+constexpr auto kFold = [] {
+  std::array<unsigned char, 256> t{};
+  for (int i = 0; i < 256; ++i)
+    t[i] = static_cast<unsigned char>(i >= 'A' && i <= 'Z' ? i + 32 : i);
+  return t;
+}();
+
+inline unsigned char Fold(char c) { return kFold[static_cast<unsigned char>(c)]; }
+
+// A name's key (Registry::Slot's hash, head, len), in one pass over it and with no copy: the
+// first 8 bytes folded and packed into head, which settles names of up to 8 bytes exactly with
+// len; hash mixes head with the folded bytes after it. "GET", "get" and "Get" key alike.
+constexpr uint64_t kHashMul = 0xff51afd7ed558ccdull;
+inline uint64_t HashHead(uint64_t head) {
+  const uint64_t h = (head ^ 0x9e3779b97f4a7c15ull) * kHashMul;
+  return h ^ (h >> 29);
+}
+inline uint64_t HashByte(uint64_t h, char c) { return (h ^ Fold(c)) * kHashMul; }
+
+// Whether probe[0..len) equals name[0..len) (lower case, as registered) with probe folded. Out
+// of line: only names longer than 8 bytes get here, and it keeps the lookups' registers few.
+[[gnu::noinline]] bool EqualFolded(const char* name, const char* probe, size_t len) {
+  for (size_t i = 0; i < len; ++i)
+    if (static_cast<unsigned char>(name[i]) != Fold(probe[i])) return false;
+  return true;
+}
+
+constexpr size_t kMaxCommandName = 64;  // ValidCommandName's limit
 
 template <typename T>
 void EraseOwned(std::vector<T>& v, const std::string& owner) {
@@ -51,7 +82,7 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
   if (!c->spec.handler) return "command '" + Str(c->spec.name) + "' has no handler";
   if (c->spec.arity == 0) return "command '" + Str(c->spec.name) + "' has arity 0";
   c->name = text::ToLower(c->spec.name);
-  if (by_name_.count(c->name)) return "command '" + c->name + "' already exists";
+  if (FindCommand(c->name)) return "command '" + c->name + "' already exists";
   c->summary = Str(c->spec.summary);
   c->since = Str(c->spec.since);
   c->group = Str(c->spec.group);
@@ -63,8 +94,12 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
   if (c->spec.group) c->spec.group = c->group.c_str();
   if (c->spec.args) c->spec.args = c->args.c_str();
   c->owner = owner;
-  by_name_.emplace(c->name, c.get());
   commands.push_back(std::move(c));
+  if ((commands.size() * 2 > slots_.size())) {
+    Rebuild();
+  } else {
+    Insert(commands.back().get());
+  }
   return "";
 }
 
@@ -138,12 +173,12 @@ std::string Registry::AddInfoSection(const char* name, plinth_info_fn fn, void* 
 void Registry::RemoveOwner(const std::string& owner) {
   for (auto it = commands.begin(); it != commands.end();) {
     if ((*it)->owner == owner) {
-      by_name_.erase((*it)->name);
       it = commands.erase(it);
     } else {
       ++it;
     }
   }
+  Rebuild();
   if (protocol && protocol->owner == owner) protocol.reset();
   if (reply_path && reply_path->owner == owner) reply_path.reset();
   // Transport ids are indexes: keep the slot, drop its functions.
@@ -156,15 +191,71 @@ void Registry::RemoveOwner(const std::string& owner) {
   EraseOwned(client_listeners, owner);
 }
 
-Command* Registry::FindCommand(std::string_view name) const {
-  char buf[64];
-  if (name.empty() || name.size() > sizeof buf) return nullptr;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    buf[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+// A name's first slot: the top bits of its hash times 2^64 / phi (Fibonacci hashing), so every
+// bit of the hash counts.
+inline size_t FirstSlot(uint64_t hash, unsigned shift) {
+  return static_cast<size_t>((hash * 0x9e3779b97f4a7c15ull) >> shift);
+}
+
+void Registry::Insert(Command* cmd) {
+  Slot k{0, 0, cmd->name.size(), cmd};
+  const char* p = cmd->name.data();
+  for (size_t i = 0; i < k.len && i < 8; ++i) k.head = (k.head << 8) | Fold(p[i]);
+  k.hash = HashHead(k.head);
+  for (size_t i = 8; i < k.len; ++i) k.hash = HashByte(k.hash, p[i]);
+  size_t i = FirstSlot(k.hash, shift_);
+  while (slots_[i].cmd) i = (i + 1) & mask_;
+  slots_[i] = k;
+}
+
+// Sizes the table for the registered commands (at most half full) and fills it again.
+void Registry::Rebuild() {
+  size_t n = 16;
+  while (n < commands.size() * 2) n *= 2;
+  slots_.assign(n, Slot{});
+  mask_ = n - 1;
+  shift_ = 64;
+  for (size_t s = n; s > 1; s >>= 1) --shift_;
+  for (const auto& c : commands) Insert(c.get());
+}
+
+// The command whose name, folded, is name's (key: name's key); nullptr when none. Equal heads
+// and lengths settle names of up to 8 bytes; longer ones compare their other bytes. Inlined in
+// both lookups: it is most of their work.
+[[gnu::always_inline]] inline Command* Registry::Probe(const char* name, const Slot& key) const {
+  if (slots_.empty()) return nullptr;
+  const Slot* slots = slots_.data();
+  for (size_t i = FirstSlot(key.hash, shift_);; i = (i + 1) & mask_) {
+    const Slot& s = slots[i];
+    if (!s.cmd) return nullptr;
+    if (s.hash == key.hash && s.head == key.head && s.len == key.len &&
+        (key.len <= 8 || EqualFolded(s.cmd->name.data() + 8, name + 8, key.len - 8)))
+      return s.cmd;
   }
-  auto it = by_name_.find(std::string_view(buf, name.size()));
-  return it == by_name_.end() ? nullptr : it->second;
+}
+
+Command* Registry::FindCommand(std::string_view name) const {
+  if (name.empty() || name.size() > kMaxCommandName) return nullptr;
+  Slot k{0, 0, name.size(), nullptr};
+  const char* p = name.data();
+  for (size_t i = 0; i < k.len && i < 8; ++i) k.head = (k.head << 8) | Fold(p[i]);
+  k.hash = HashHead(k.head);
+  for (size_t i = 8; i < k.len; ++i) k.hash = HashByte(k.hash, p[i]);
+  return Probe(p, k);
+}
+
+Command* Registry::FindCommand(const char* name, size_t* len) const {
+  if (!name || !*name) return nullptr;
+  Slot k;
+  size_t n = 0;
+  for (; n < 8 && name[n]; ++n) k.head = (k.head << 8) | Fold(name[n]);
+  k.hash = HashHead(k.head);
+  for (; name[n]; ++n) k.hash = HashByte(k.hash, name[n]);
+  if (n > kMaxCommandName) return nullptr;  // longer than any command's name
+  k.len = n;
+  Command* cmd = Probe(name, k);
+  if (cmd) *len = n;
+  return cmd;
 }
 
 }  // namespace plinth::host

@@ -75,6 +75,8 @@ struct ReplyPath {
   std::string name, owner;
 };
 
+// A transparent hash for maps keyed by std::string looked up by std::string_view (the
+// blocking and transaction tables).
 struct StringViewHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -95,8 +97,12 @@ class Registry {
   // Drops everything owner registered.
   void RemoveOwner(const std::string& owner);
 
-  // The command named name in any case, or nullptr. Hot path: no allocation for short names.
+  // The command named name in any case (ASCII), or nullptr. Hot path: one pass over the name
+  // folding its case into the hash, no copy, no allocation.
   Command* FindCommand(std::string_view name) const;
+  // The same for a NUL-terminated name, whose length it stores in *len when it names a command:
+  // the hash pass measures it, so a caller that needs the length (replicate()) runs no strlen.
+  Command* FindCommand(const char* name, size_t* len) const;
 
   std::vector<std::unique_ptr<Command>> commands;  // registration order
   std::unique_ptr<Protocol> protocol;
@@ -109,7 +115,23 @@ class Registry {
   std::vector<ClientListener> client_listeners;
 
  private:
-  std::unordered_map<std::string, Command*, StringViewHash, std::equal_to<>> by_name_;
+  // The command table by name: open addressing with linear probing over a power-of-two number
+  // of slots, at most half full. A name's key is its bytes with 'A'-'Z' lower-cased, packed
+  // eight to a word: head is the first word (the whole name when it has at most 8 bytes, so
+  // equal heads and lengths are equal names), hash mixes every word. Commands are registered
+  // at load time only, so a removal rebuilds the table.
+  struct Slot {
+    uint64_t hash = 0;
+    uint64_t head = 0;
+    size_t len = 0;
+    Command* cmd = nullptr;  // nullptr: empty
+  };
+  void Insert(Command* cmd);
+  void Rebuild();
+  Command* Probe(const char* name, const Slot& key) const;
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;      // slots_.size() - 1
+  unsigned shift_ = 63;  // 64 - log2(slots_.size()): a hash's first slot is its top bits
 };
 
 // Copies a struct of the caller's struct_size into dst (zero-filling a shorter one). Returns
