@@ -14,7 +14,7 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || {
   exit 1
 }
 
-for ex in hello hello_c; do
+for ex in hello hello_c replicate; do
   echo "== $ex: configure, build, test out of tree"
   cmake -S "$src/examples/$ex" -B "$work/$ex" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
@@ -27,4 +27,5 @@ for ex in hello hello_c; do
 done
 
 echo "== exported symbols"
-bash "$src/tests/abi/exports.sh" "$work/hello/hello.so" "$work/hello_c/hello_c.so"
+bash "$src/tests/abi/exports.sh" "$work/hello/hello.so" "$work/hello_c/hello_c.so" \
+  "$work/replicate/replicate.so"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the INSTALLED plinth-server (from build_examples.sh's prefix) with the two example
+# Starts the INSTALLED plinth-server (from build_examples.sh's prefix) with the example
 # plugins built out of tree, and checks them with redis-cli. Exit 77 (skipped) when the
 # server, a default plugin or redis-cli is missing.
 # usage: serve_examples.sh WORK_DIR
@@ -28,14 +28,14 @@ for p in resp tcp connection server strings keys; do
   fi
 done
 command -v redis-cli >/dev/null || skip "redis-cli not installed"
-for so in "$work/hello/hello.so" "$work/hello_c/hello_c.so"; do
+for so in "$work/hello/hello.so" "$work/hello_c/hello_c.so" "$work/replicate/replicate.so"; do
   [ -f "$so" ] || fail "$so was not built (run build_examples.sh first)"
 done
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # --save "": nothing persisted into the test's folder for a later server to load.
 "$server" --port "$port" --save "" "${base[@]}" --plugin "$work/hello/hello.so" --plugin "$work/hello_c/hello_c.so" \
-  >"$log" 2>&1 &
+  --plugin "$work/replicate/replicate.so" >"$log" 2>&1 &
 pid=$!
 trap 'kill -KILL $pid 2>/dev/null' EXIT
 up=0
@@ -59,6 +59,13 @@ check "1" HELLO.COUNT visits
 check "2" HELLO.COUNT visits
 check "Hello, bob!" HELLOC.GREET bob
 check "1" HELLOC.COUNT c
+check "5" CTR.INCRBY hits 5
+check "7" CTR.INCRBY hits 2
+if [ ${#base[@]} = 0 ]; then  # the strings plugin is loaded: the validated commands work
+  check "OK" CTR.SET alice 100
+  check $'70\n30' CTR.TRANSFER alice bob 30
+  check "1" GET ctr:transfers
+fi
 
 kill -TERM "$pid"
 for _ in $(seq 50); do
