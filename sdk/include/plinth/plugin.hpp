@@ -188,16 +188,32 @@ class Call {
   // Propagates command with args instead of the verbatim command (replicate; flags:
   // PLINTH_REPLICATE_*). Returns false when the host refused it (an unknown command, or an
   // arity that does not fit, unless validation is off).
+  // Up to 8 arguments go through arrays on the stack: no allocation on this path.
   template <typename Range>
   bool Replicate(const char* command, const Range& args, uint32_t flags = 0) const {
-    std::vector<const char*> argv;
-    std::vector<size_t> lens;
+    constexpr size_t kStack = 8;
+    const char* sargv[kStack];
+    size_t slens[kStack];
+    std::vector<const char*> hargv;
+    std::vector<size_t> hlens;
+    size_t n = 0;
     for (std::string_view a : args) {
-      argv.push_back(a.data());
-      lens.push_back(a.size());
+      if (n == kStack) {
+        hargv.assign(sargv, sargv + kStack);
+        hlens.assign(slens, slens + kStack);
+      }
+      if (n >= kStack) {
+        hargv.push_back(a.data());
+        hlens.push_back(a.size());
+      } else {
+        sargv[n] = a.data();
+        slens[n] = a.size();
+      }
+      ++n;
     }
-    return Api().replicate(c_, flags, command, static_cast<int32_t>(argv.size()), argv.data(),
-                           lens.data()) == PLINTH_OK;
+    const bool heap = n > kStack;
+    return Api().replicate(c_, flags, command, static_cast<int32_t>(n), heap ? hargv.data() : sargv,
+                           heap ? hlens.data() : slens) == PLINTH_OK;
   }
   bool Replicate(const char* command, std::initializer_list<std::string_view> args,
                  uint32_t flags = 0) const {
