@@ -1,0 +1,46 @@
+// Helpers of the primary side (see primary_util.h).
+#include "primary_util.h"
+
+#include <charconv>
+
+namespace plinth::replication {
+
+std::string Arg(const plinth_host_api_t* api, plinth_call_t* call, int32_t i) {
+  size_t n = 0;
+  const char* p = api->call_arg(call, i, &n);
+  return p ? std::string(p, n) : std::string();
+}
+
+bool ParseInt(std::string_view s, int64_t* out) {
+  if (s.empty()) return false;
+  const char* b = s.data();
+  if (*b == '+') return false;
+  auto [end, ec] = std::from_chars(b, b + s.size(), *out);
+  return ec == std::errc() && end == b + s.size();
+}
+
+void ReplyError(const plinth_host_api_t* api, plinth_call_t* call, std::string_view text) {
+  api->reply_error(call, text.data(), text.size());
+}
+
+std::string PeerIp(const plinth_host_api_t* api, plinth_call_t* call, uint64_t id) {
+  std::string line;
+  api->client_describe(
+      call, id,
+      [](void* a, const char* d, size_t n) { static_cast<std::string*>(a)->append(d, n); }, &line);
+  size_t at = 5;
+  if (line.compare(0, 5, "addr=") != 0) {
+    at = line.find(" addr=");
+    if (at == std::string::npos) return "";
+    at += 6;
+  }
+  const size_t end = line.find_first_of(" \r\n", at);
+  std::string addr = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  const size_t colon = addr.rfind(':');
+  if (colon != std::string::npos) addr.resize(colon);
+  if (addr.size() >= 2 && addr.front() == '[' && addr.back() == ']')
+    addr = addr.substr(1, addr.size() - 2);
+  return addr;
+}
+
+}  // namespace plinth::replication

@@ -1,0 +1,270 @@
+// The replica's link events (see replica_impl.h): a full sync's snapshot loaded in slices
+// between loop turns (clients get -LOADING meanwhile; the stream that arrives is queued), a
+// partial resync's new replid, and the primary's stream applied through the internal client
+// and fed, re-encoded byte for byte, to this server's backlog and sub-replicas.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <plinth/plugin.hpp>
+#include <plinth/text.hpp>
+
+#include "primary.h"
+#include "replica_impl.h"
+
+namespace plinth::replication {
+namespace {
+
+constexpr uint64_t kKeysPerSlice = 20000;
+constexpr int64_t kRetryMs = 1000;
+constexpr uint64_t kLoggedErrors = 10;  // errors of applied commands logged, then only counted
+constexpr const char* kNoReplId = "0000000000000000000000000000000000000000";
+
+// Appends argv as a RESP multibulk command: the bytes a primary's stream carries.
+void Encode(const std::vector<std::string>& argv, std::string* out) {
+  char num[32];
+  int n = std::snprintf(num, sizeof num, "*%zu\r\n", argv.size());
+  out->append(num, static_cast<size_t>(n));
+  for (const std::string& a : argv) {
+    n = std::snprintf(num, sizeof num, "$%zu\r\n", a.size());
+    out->append(num, static_cast<size_t>(n));
+    out->append(a);
+    out->append("\r\n", 2);
+  }
+}
+
+bool IsGetAck(const std::vector<std::string>& argv) {
+  return argv.size() >= 2 && text::EqualsNoCase(argv[0], "replconf") &&
+         text::EqualsNoCase(argv[1], "getack");
+}
+
+}  // namespace
+
+LinkEvents Replica::Impl::Events() {
+  LinkEvents e;
+  e.syncing = [this] { OnSyncing(); };
+  e.full_sync = [this](const std::string& id, uint64_t offset) { OnFullSync(id, offset); };
+  e.partial_sync = [this](const std::string& id) { OnPartialSync(id); };
+  e.commands = [this](std::vector<StreamCommand> c) { OnCommands(std::move(c)); };
+  e.progress = [this](uint64_t read, int64_t total) { OnProgress(read, total); };
+  e.down = [this](const std::string& reason) { OnDown(reason); };
+  return e;
+}
+
+void Replica::Impl::OnSyncing() {
+  state = ReplState::kSync;
+  last_io_ms = sync_start_ms = NowMs();
+  sync_read = 0;
+  sync_total = -1;
+  UpdateRefusals();
+}
+
+void Replica::Impl::OnProgress(uint64_t read, int64_t total) {
+  last_io_ms = NowMs();
+  sync_read = read;
+  sync_total = total;
+}
+
+void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
+  last_io_ms = NowMs();
+  Log(PLINTH_LOG_NOTICE, "Full resync from master: " + replid + ":" + std::to_string(offset));
+  Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: received " + std::to_string(sync_read) +
+                             " bytes from master to disk");
+  // From here the keyspace is not the history our replid names any more.
+  history_valid = false;
+  r.primary->DisconnectAll();
+  loading = true;
+  api->server_set_loading(self, 1);
+  Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
+  api->db_flush_all(self);
+  // The stream of a full sync starts in database 0: a fresh client is there.
+  if (client) api->client_destroy_internal(client);
+  client = nullptr;
+  queued.clear();
+  sync_replid = replid;
+  sync_offset = read_offset = offset;
+  load_fd = open(load_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (load_fd < 0) {
+    const std::string why = "can't open " + load_path + ": " + std::strerror(errno);
+    loading = false;  // nothing to abort but the loading state
+    api->server_set_loading(self, 0);
+    Log(PLINTH_LOG_WARNING, "MASTER <-> REPLICA sync: " + why);
+    link.reset();
+    state = ReplState::kConnect;
+    next_connect_ms = NowMs() + kRetryMs;
+    UpdateRefusals();
+    return;
+  }
+  loader = std::make_unique<rdb::KeyspaceLoader>(api, self, load_fd);
+  Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
+  LoadSlice();
+}
+
+void Replica::Impl::LoadSlice() {
+  if (!loader) return;  // a task left from a load that was aborted
+  switch (loader->Step(kKeysPerSlice)) {
+    case rdb::KeyspaceLoader::Status::kMore: {
+      auto task = [](void*) {
+        if (Impl::live) Impl::live->LoadSlice();
+      };
+      if (api->loop_post(self, task, nullptr) != PLINTH_OK) AbortLoad("the server is stopping");
+      return;
+    }
+    case rdb::KeyspaceLoader::Status::kDone:
+      return FinishLoad();
+    case rdb::KeyspaceLoader::Status::kError: {
+      AbortLoad("Failed trying to load the MASTER synchronization DB from disk: " +
+                loader->error());
+      link.reset();
+      state = ReplState::kConnect;
+      next_connect_ms = NowMs() + kRetryMs;
+      UpdateRefusals();
+      return;
+    }
+  }
+}
+
+void Replica::Impl::AbortLoad(const std::string& why) {
+  if (!loading) return;
+  Log(PLINTH_LOG_WARNING,
+      "MASTER <-> REPLICA sync: " + why + "; the part already loaded is dropped");
+  loader.reset();
+  if (load_fd >= 0) close(load_fd);
+  load_fd = -1;
+  unlink(load_path.c_str());
+  queued.clear();
+  queued.shrink_to_fit();
+  loading = false;
+  api->db_flush_all(self);
+  api->server_set_loading(self, 0);
+  history_valid = false;
+}
+
+void Replica::Impl::FinishLoad() {
+  const uint64_t keys = loader->keys_loaded();
+  loader.reset();
+  close(load_fd);
+  load_fd = -1;
+  unlink(load_path.c_str());
+  loading = false;
+  api->server_set_loading(self, 0);
+  r.replid = sync_replid;
+  r.replid2 = kNoReplId;
+  r.second_offset = -1;
+  r.offset = sync_offset;
+  r.primary->ResetBacklog();
+  history_valid = true;
+  synced = true;
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", static_cast<double>(NowMs() - sync_start_ms) / 1000);
+  Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Finished with success (" + std::to_string(keys) +
+                             " keys, " + secs + " seconds)");
+  // A link that went down meanwhile is retried by Cron, with PSYNC from what is applied here.
+  state = link ? ReplState::kConnected : ReplState::kConnect;
+  last_ack_ms = 0;
+  UpdateRefusals();
+  std::vector<StreamCommand> q = std::move(queued);
+  queued = {};
+  Apply(q.data(), q.size());
+}
+
+void Replica::Impl::OnPartialSync(const std::string& replid) {
+  last_io_ms = NowMs();
+  Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
+  if (replid != r.replid) {
+    Log(PLINTH_LOG_NOTICE, "Master replication ID changed to " + replid);
+    r.replid2 = r.replid;
+    r.second_offset = static_cast<int64_t>(r.offset) + 1;
+    r.replid = replid;
+    // Sub-replicas reconnect to learn the new replid (they continue with PSYNC).
+    r.primary->DisconnectAll();
+  }
+  read_offset = r.offset;
+  state = ReplState::kConnected;
+  last_ack_ms = 0;
+  UpdateRefusals();
+}
+
+void Replica::Impl::OnCommands(std::vector<StreamCommand> commands) {
+  if (commands.empty()) return;
+  last_io_ms = NowMs();
+  read_offset = commands.back().end_offset;
+  if (!loading) return Apply(commands.data(), commands.size());
+  if (queued.empty()) {
+    queued = std::move(commands);
+  } else {
+    for (StreamCommand& c : commands) queued.push_back(std::move(c));
+  }
+}
+
+plinth_client_t* Replica::Impl::Client() {
+  // Flags 0: its effects reach the host's stream, so this server's AOF holds them.
+  if (!client) client = api->client_create_internal(self, 0);
+  return client;
+}
+
+void Replica::Impl::Apply(const StreamCommand* commands, size_t n) {
+  if (n == 0) return;
+  plinth_client_t* c = Client();
+  if (!c) {
+    Log(PLINTH_LOG_WARNING, "can't create the client applying the master's stream: out of memory");
+    return;
+  }
+  encoded.clear();
+  const uint64_t base = r.offset;
+  bool getack = false;
+  char err[256];
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<std::string>& a = commands[i].argv;
+    Encode(a, &encoded);
+    if (base + encoded.size() != commands[i].end_offset && !offset_warned) {
+      offset_warned = true;
+      Log(PLINTH_LOG_WARNING, "the master's stream re-encoded does not match its offsets (" +
+                                  std::to_string(base + encoded.size()) + " vs " +
+                                  std::to_string(commands[i].end_offset) +
+                                  "): sub-replicas and acks may be off");
+    }
+    if (a.empty()) continue;
+    if (text::EqualsNoCase(a[0], "ping")) {
+      ++pings;
+      continue;
+    }
+    if (IsGetAck(a)) {
+      getack = true;
+      continue;
+    }
+    argv.clear();
+    lens.clear();
+    for (const std::string& s : a) {
+      argv.push_back(s.data());
+      lens.push_back(s.size());
+    }
+    if (api->client_exec(c, static_cast<int32_t>(a.size()), argv.data(), lens.data(), err,
+                         sizeof err) != PLINTH_OK &&
+        ++apply_errors <= kLoggedErrors)
+      Log(PLINTH_LOG_WARNING, "the master's " + text::QuoteRepr(a[0]) + " failed here: " + err);
+  }
+  Feed(r, encoded.data(), encoded.size());
+  if (getack && link) link->Ack(r.offset);
+}
+
+void Replica::Impl::OnDown(const std::string& reason) {
+  const bool was_up = state == ReplState::kConnected;
+  Log(PLINTH_LOG_WARNING,
+      (was_up ? "Connection with master lost: "
+              : "Replication link to " + host + ":" + std::to_string(port) + " failed: ") +
+          reason);
+  // Safe inside the link's own event: the task that runs it holds the link's insides.
+  link.reset();
+  if (was_up) down_since_ms = NowMs();
+  if (!loading) {
+    state = ReplState::kConnect;
+    unlink(load_path.c_str());  // a snapshot cut short
+  }
+  next_connect_ms = NowMs() + kRetryMs;
+  UpdateRefusals();
+}
+
+}  // namespace plinth::replication

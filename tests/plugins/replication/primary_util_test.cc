@@ -1,0 +1,48 @@
+// The primary's small parsers: integers as Redis takes them, and the peer address out of a
+// CLIENT LIST line.
+#include "primary_util.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+
+namespace plinth::replication {
+namespace {
+
+const char* line_for_test = nullptr;
+
+void DescribeForTest(plinth_call_t*, uint64_t, plinth_emit_fn emit, void* arg) {
+  emit(arg, line_for_test, std::strlen(line_for_test));
+}
+
+std::string PeerOf(const char* line) {
+  plinth_host_api_t api{};
+  api.client_describe = &DescribeForTest;
+  line_for_test = line;
+  return PeerIp(&api, nullptr, 1);
+}
+
+TEST_CASE("primary util: integers are whole base-10 numbers") {
+  int64_t v = 0;
+  CHECK(ParseInt("-1", &v));
+  CHECK(v == -1);
+  CHECK(ParseInt("12345", &v));
+  CHECK(v == 12345);
+  CHECK_FALSE(ParseInt("", &v));
+  CHECK_FALSE(ParseInt("+5", &v));
+  CHECK_FALSE(ParseInt("5x", &v));
+  CHECK_FALSE(ParseInt(" 5", &v));
+  CHECK_FALSE(ParseInt("99999999999999999999", &v));
+}
+
+TEST_CASE("primary util: the peer ip comes from addr=, not laddr=") {
+  CHECK(PeerOf("id=3 addr=127.0.0.1:51234 laddr=127.0.0.1:6379 fd=8\n") == "127.0.0.1");
+  CHECK(PeerOf("addr=10.1.2.3:1 laddr=x") == "10.1.2.3");
+  CHECK(PeerOf("id=3 addr=::1:6000 laddr=::1:6379") == "::1");
+  CHECK(PeerOf("id=3 addr=[::1]:6000 laddr=x") == "::1");
+  CHECK(PeerOf("id=3 laddr=127.0.0.1:6379") == "");
+}
+
+}  // namespace
+}  // namespace plinth::replication
