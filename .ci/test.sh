@@ -19,7 +19,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # every read and write under the integration suite (io-threads 3, all active).
 server_targets="plinth-server plinth_resp plinth_tcp plinth_connection plinth_server plinth_strings
   plinth_keys plinth_hash plinth_list plinth_set plinth_zset plinth_pubsub plinth_reply_offload
-  plinth_rdb plinth_aof plinth_test_notify plinth_test_remote plinth_probe_a plinth_probe_b"
+  plinth_rdb plinth_aof plinth_replication plinth_test_notify plinth_test_remote plinth_probe_a
+  plinth_probe_b"
 # The RDMA transport over the software fabric, with its poller thread and IO threads.
 rdma_targets="plinth_rdma rdma_plugin_test rdma_dying_client rdma_fabric_ibverbs rdma_fabric_rdmacm
   rdma_fabric_test rdma_fabric_peer"
@@ -28,8 +29,8 @@ echo "== TSan build of the threaded tests and the server"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=thread \
   -DPLINTH_BUILD_BENCH=OFF >/dev/null
 # shellcheck disable=SC2086
-cmake --build build-tsan -j"$jobs" --target host_threaded_test fakehost_types_test aof_test integration_test \
-  $server_targets $rdma_targets
+cmake --build build-tsan -j"$jobs" --target host_threaded_test fakehost_types_test aof_test \
+  replication_link_test integration_test $server_targets $rdma_targets
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -L threaded
 TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/integration_test --plinth-io-threads=3
 TSAN_OPTIONS=halt_on_error=1 LD_LIBRARY_PATH=$PWD/build-tsan/tests/rdma_fabric/lib \
@@ -40,7 +41,7 @@ cmake -S . -B build-condvar -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_PARK_COND
   -DPLINTH_BUILD_BENCH=OFF -DPLINTH_WERROR=ON >/dev/null
 # shellcheck disable=SC2086
 cmake --build build-condvar -j"$jobs" --target host_threaded_test fakehost_types_test aof_test \
-  integration_test $server_targets $rdma_targets
+  replication_link_test integration_test $server_targets $rdma_targets
 ctest --test-dir build-condvar --output-on-failure -L threaded
 build-condvar/tests/integration_test --plinth-io-threads=3
 LD_LIBRARY_PATH=$PWD/build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdma_plugin_test \

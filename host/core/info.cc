@@ -141,19 +141,20 @@ struct HostSection {
   const char* title;
   void (*fn)(Core&, std::string&);
   bool in_default;
+  bool placeholder;  // a plugin's section of that name replaces it; others add fields to it
 };
 const HostSection kSections[] = {
-    {"server", "Server", Server_, true},
-    {"clients", "Clients", Clients, true},
-    {"memory", "Memory", Memory, true},
-    {"stats", "Stats", Stats_, true},
-    {"replication", "Replication", Replication, true},
-    {"cpu", "CPU", Cpu, true},
-    {"plugins", "Plugins", Plugins, false},
-    {"commandstats", "Commandstats", CommandStats, false},
-    {"errorstats", "Errorstats", ErrorStats, true},
-    {"io_threads", "IO_threads", IoThreads, false},
-    {"keyspace", "Keyspace", Keyspace, true},
+    {"server", "Server", Server_, true, false},
+    {"clients", "Clients", Clients, true, false},
+    {"memory", "Memory", Memory, true, false},
+    {"stats", "Stats", Stats_, true, false},
+    {"replication", "Replication", Replication, true, true},
+    {"cpu", "CPU", Cpu, true, false},
+    {"plugins", "Plugins", Plugins, false, false},
+    {"commandstats", "Commandstats", CommandStats, false, false},
+    {"errorstats", "Errorstats", ErrorStats, true, false},
+    {"io_threads", "IO_threads", IoThreads, false, false},
+    {"keyspace", "Keyspace", Keyspace, true, false},
 };
 
 void Begin(std::string& o, const std::string& title) {
@@ -181,32 +182,38 @@ std::string Core::RenderInfo(std::string_view section) {
   bool all = sec == "all" || sec == "everything";
   bool def = sec.empty() || sec == "default";
   std::string o;
-  auto plugin_has = [this](const char* name) {
-    for (const InfoSection& s : registry.info_sections)
+  const auto& secs = registry.info_sections;
+  auto plugin_has = [&secs](const std::string& name) {
+    for (const InfoSection& s : secs)
       if (s.name == name) return true;
     return false;
   };
-  for (const HostSection& h : kSections) {
-    if (!(all || (def && h.in_default) || sec == h.name)) continue;
-    if (plugin_has(h.name)) continue;
-    Begin(o, h.title);
-    h.fn(*this, o);
-  }
   // Several plugins may fill one section (rdb and aof share "persistence"): one header, the
   // fields in registration order.
-  const auto& secs = registry.info_sections;
+  auto plugin_fields = [&secs, &o](const std::string& name) {
+    plinth_info info{&o};
+    for (const InfoSection& s : secs)
+      if (s.name == name) s.fn(s.ctx, &info);
+  };
+  for (const HostSection& h : kSections) {
+    if (!(all || (def && h.in_default) || sec == h.name)) continue;
+    const bool extended = plugin_has(h.name);
+    if (extended && h.placeholder) continue;  // the plugin's section replaces it
+    Begin(o, h.title);
+    h.fn(*this, o);
+    if (extended) plugin_fields(h.name);  // a plugin's fields follow the host's (sync_full)
+  }
   for (size_t i = 0; i < secs.size(); ++i) {
     const InfoSection& s = secs[i];
     if (!(all || def || sec == s.name)) continue;
     bool seen = false;
     for (size_t j = 0; j < i && !seen; ++j) seen = secs[j].name == s.name;
+    for (const HostSection& h : kSections) seen = seen || (s.name == h.name && !h.placeholder);
     if (seen) continue;
     std::string title = s.name;
     title[0] = text::ToUpper(title[0]);
     Begin(o, title);
-    plinth_info info{&o};
-    for (size_t j = i; j < secs.size(); ++j)
-      if (secs[j].name == s.name) secs[j].fn(secs[j].ctx, &info);
+    plugin_fields(s.name);
   }
   return o;
 }

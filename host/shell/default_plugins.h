@@ -6,7 +6,7 @@
 namespace plinth::host {
 
 inline constexpr const char* kDefaultPlugins[] = {
-    "resp", "tcp", "connection", "server", "strings",       "keys", "hash",
-    "list", "set", "zset",       "pubsub", "reply_offload", "rdb",  "aof"};
+    "resp", "tcp",  "connection", "server",        "strings", "keys", "hash",       "list",
+    "set",  "zset", "pubsub",     "reply_offload", "rdb",     "aof",  "replication"};
 
 }  // namespace plinth::host
