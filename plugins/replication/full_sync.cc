@@ -217,8 +217,10 @@ void Primary::Impl::PumpPipe() {
   if (!job->child_ok || !job->pipe_eof) return FailJob(job);
   for (ReplicaLink* l : to) {
     if (l->closed) continue;
-    Write(*l, job->mark);
-    GoOnline(*l);
+    if (!Write(*l, job->mark)) continue;
+    l->job.reset();
+    l->state = LinkState::kSendBulk;  // until its first ACK
+    l->start_on_ack = true;
   }
 }
 
@@ -251,7 +253,8 @@ void Primary::Impl::PumpFiles() {
 
 void Primary::Impl::UpdateFastTimer() {
   bool busy = child != nullptr;
-  for (auto& [id, l] : links) busy = busy || (!l->closed && l->state == LinkState::kSendBulk);
+  for (auto& [id, l] : links)
+    busy = busy || (!l->closed && l->state == LinkState::kSendBulk && !l->start_on_ack);
   if (busy && !fast) {
     fast = api->timer_start(
         self, 1, 1,

@@ -193,6 +193,7 @@ void Primary::Impl::FullSync(plinth_call_t* call, uint64_t id, bool psync) {
 
 void Primary::Impl::GoOnline(ReplicaLink& l) {
   l.job.reset();
+  l.start_on_ack = false;
   l.state = LinkState::kOnline;
   l.ack_ms = NowMs();
   std::string pending;
@@ -274,7 +275,7 @@ void Primary::SendToReplicas(const char* data, size_t len) {
     if (l->closed) continue;
     if (l->state == LinkState::kOnline) {
       m.Write(*l, data, len);
-    } else if (l->job) {  // past its fork: after the payload
+    } else if (l->job || l->start_on_ack) {  // past its fork: after the payload
       if (l->pending.size() + len > kMaxPendingBytes) {
         m.Log(PLINTH_LOG_WARNING,
               "Replica %s:%d: stream buffered during its sync is over %zu "

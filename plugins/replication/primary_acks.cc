@@ -90,6 +90,8 @@ void Primary::Replconf(plinth_call_t* call) {
       if (static_cast<uint64_t>(off) > link->ack_offset) link->ack_offset = off;
       link->ack_ms = m.NowMs();
       link->acked = true;
+      if (link->start_on_ack) m.GoOnline(*link);  // loaded its diskless payload
+      if (link->closed) return;
       if (!m.waiters.empty()) m.WakeWaiters();
       return;
     }

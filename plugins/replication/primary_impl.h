@@ -54,6 +54,10 @@ struct ReplicaLink {
   uint64_t ack_offset = 0;       // REPLCONF ACK
   int64_t ack_ms = 0;            // when it last acked (or went online)
   bool acked = false;
+  // A diskless payload is out: the stream waits for the replica's first ACK (it acks once it
+  // has loaded), as a Redis primary does, since a replica finds the end mark only when it ends
+  // what it read.
+  bool start_on_ack = false;
   bool closed = false;  // closed (or closing): write nothing more
   bool gone = false;    // its CLIENT_CLOSED came while links were being visited
 };
