@@ -14,7 +14,8 @@ namespace plinth::replication {
 class Backlog {
  public:
   // An empty backlog of size bytes (> 0) whose next byte is stream offset end_offset + 1:
-  // end_offset counts the stream bytes fed before it existed (master_repl_offset then).
+  // end_offset counts the stream bytes fed before it existed (master_repl_offset then). Memory
+  // is taken as bytes arrive, never more than size: a huge size costs nothing until it fills.
   Backlog(size_t size, uint64_t end_offset);
 
   // Appends stream bytes; the oldest are overwritten once size bytes are held.
@@ -23,7 +24,7 @@ class Backlog {
   // Changes the capacity (> 0), keeping the newest min(size, histlen) bytes.
   void Resize(size_t size);
 
-  size_t size() const { return buf_.size(); }  // repl_backlog_size
+  size_t size() const { return cap_; }         // repl_backlog_size
   size_t histlen() const { return histlen_; }  // repl_backlog_histlen: bytes held
   // master_repl_offset: stream bytes fed ever (the offset of the last byte held).
   uint64_t end_offset() const { return end_; }
@@ -43,9 +44,12 @@ class Backlog {
   bool Visit(uint64_t from, void (*fn)(void* arg, const char* data, size_t len), void* arg) const;
 
  private:
+  // Grows until it holds cap_ bytes; only then does it wrap. Every byte of it is held stream
+  // (histlen_ == buf_.size()).
   std::vector<char> buf_;
-  size_t head_ = 0;     // where the next byte goes
-  size_t histlen_ = 0;  // bytes held, <= buf_.size()
+  size_t cap_;
+  size_t head_ = 0;     // the oldest byte once full (where the next one goes), else 0
+  size_t histlen_ = 0;  // bytes held, <= cap_
   uint64_t end_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // replicas, and min-replicas-to-write (see primary.h).
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <vector>
 
 #include "primary_impl.h"
@@ -127,6 +128,9 @@ void Primary::Wait(plinth_call_t* call) {
   if (!ParseInt(Arg(a, call, 2), &timeout))
     return ReplyError(a, call, "ERR timeout is not an integer or out of range");
   if (timeout < 0) return ReplyError(a, call, "ERR timeout is negative");
+  // The host adds it to the clock: a deadline past int64 is refused, as Redis does.
+  if (timeout > std::numeric_limits<int64_t>::max() - m.NowMs())
+    return ReplyError(a, call, "ERR timeout is out of range");
   const uint64_t id = a->client_id(call);
   const int32_t state = a->call_block_state(call);
   auto it = m.waiters.find(id);

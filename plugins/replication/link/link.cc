@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "snapshot_receiver.h"
@@ -29,6 +31,15 @@ bool StartsWith(const std::string& s, const char* prefix) {
 }
 
 std::string Quoted(const std::string& line) { return "\"" + line.substr(0, 128) + "\""; }
+
+// A replication id as primaries send it: 40 letters or digits. Anything else (a CR, a space,
+// another length) would reach INFO, our PSYNC and our sub-replicas' +FULLRESYNC lines.
+bool ValidReplId(std::string_view id) {
+  if (id.size() != 40) return false;
+  for (const char c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  return true;
+}
 
 }  // namespace
 
@@ -148,7 +159,9 @@ std::string Link::Impl::Session() {
   if (reply == "+CONTINUE" || StartsWith(reply, "+CONTINUE ")) {
     // PSYNC asked for byte config.offset; the replica's offset is the byte before it.
     if (config.offset < 1) return "protocol error: +CONTINUE to a full sync request";
-    std::string replid = reply.size() > 10 ? reply.substr(10) : config.replid;
+    // As Redis, an id that is not one leaves ours as it was.
+    const std::string id = reply.size() > 10 ? reply.substr(10) : std::string();
+    const std::string replid = ValidReplId(id) ? id : config.replid;
     Post([this, replid] {
       if (events.partial_sync) events.partial_sync(replid);
     });
@@ -163,7 +176,8 @@ std::string Link::Impl::FullSync(const std::string& reply) {
   const size_t space = reply.find(' ', id_at);
   uint64_t offset = 0;
   const char* end = reply.data() + reply.size();
-  if (space == std::string::npos || space == id_at ||
+  if (space == std::string::npos ||
+      !ValidReplId(std::string_view(reply).substr(id_at, space - id_at)) ||
       std::from_chars(reply.data() + space + 1, end, offset).ptr != end) {
     return "protocol error: bad reply to PSYNC " + Quoted(reply);
   }

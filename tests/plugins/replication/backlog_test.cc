@@ -136,5 +136,22 @@ TEST_CASE("backlog: resizing a partly filled backlog keeps what it holds") {
   CheckAllReads(b, all, 0);
 }
 
+TEST_CASE("backlog: a huge size takes memory only as the stream arrives") {
+  // CONFIG SET repl-backlog-size 1tb must not allocate (or zero) a terabyte up front.
+  Backlog b(size_t{1} << 40, 7);
+  CHECK(b.size() == size_t{1} << 40);
+  std::string all = Bytes(100, 5);
+  b.Append(all.data(), all.size());
+  CHECK(b.histlen() == 100);
+  CheckAllReads(b, all, 7);
+  b.Resize(size_t{1} << 50);
+  CHECK(b.size() == size_t{1} << 50);
+  const std::string more = Bytes(50, 6);
+  b.Append(more.data(), more.size());
+  all += more;
+  CHECK(b.histlen() == 150);
+  CheckAllReads(b, all, 7);
+}
+
 }  // namespace
 }  // namespace plinth::replication

@@ -145,7 +145,8 @@ def check_wait_and_errors(server):
         assert pipe.execute()[1] in (0, 1)
         for args, err in (((1, -1), "timeout is negative"),
                           (("x", 1), "not an integer"),
-                          ((1, "x"), "timeout is not an integer")):
+                          ((1, "x"), "timeout is not an integer"),
+                          ((1, 2 ** 63 - 1000), "timeout is out of range")):
             try:
                 pc.execute_command("WAIT", *args)
                 raise AssertionError("WAIT %r: no error" % (args,))
@@ -258,11 +259,21 @@ def check_backlog(server):
         assert info["repl_backlog_active"] == 1 and info["repl_backlog_size"] == 32768, info
         assert info["repl_backlog_histlen"] == 32768, info
         assert info["repl_backlog_first_byte_offset"] == info["master_repl_offset"] - 32768 + 1
+        # A huge size is taken as the stream grows, not allocated at once (it crashed).
+        pc.config_set("repl-backlog-size", "100gb")
+        time.sleep(0.3)
+        fill(pc, 100, "h")
+        info = pc.info("replication")
+        assert info["repl_backlog_size"] == 100 << 30, info
+        assert info["repl_backlog_histlen"] > 32768, info
+        assert info["repl_backlog_first_byte_offset"] == \
+            info["master_repl_offset"] - info["repl_backlog_histlen"] + 1, info
+        rs.wait_caught_up(pc, rs.client(rep.port))
         rep.stop()
         rep = None
         rs._until("backlog freed after its ttl",
                   lambda: pc.info("replication")["repl_backlog_active"] == 0, 6)
-        print("  backlog resized to 32 KB, freed after its 1 s ttl")
+        print("  backlog resized to 32 KB and 100 GB, freed after its 1 s ttl")
     finally:
         if rep:
             rep.stop()

@@ -139,6 +139,35 @@ TEST_CASE("link: +CONTINUE streams from the offset PSYNC asked for") {
   CHECK(primary.Received().back() == std::vector<std::string>{"PSYNC", kId, "501"});
 }
 
+TEST_CASE("link: a +CONTINUE id that is not 40 letters or digits leaves ours") {
+  for (const std::string& bad : {std::string("x y\rz"), std::string(39, 'b'), std::string(41, 'b'),
+                                 std::string(39, 'b') + "\r"}) {
+    FakePrimary primary([bad](FakePrimary& p, const std::vector<std::string>&) {
+      p.Send("+CONTINUE " + bad + "\r\n" + kPingCmd);
+    });
+    Harness h;
+    LinkConfig c = h.Config(primary.port());
+    c.replid = kId;
+    c.offset = 501;
+    h.Start(c);
+    REQUIRE(h.loop.RunUntil([&] { return h.rec.commands.size() == 1; }));
+    CHECK(h.rec.replid == kId);
+  }
+}
+
+TEST_CASE("link: a +FULLRESYNC id that is not 40 letters or digits ends the link") {
+  for (const std::string& bad : {std::string("a\rb"), std::string(39, 'a') + "\r",
+                                 std::string(41, 'a'), std::string(40, '-')}) {
+    FakePrimary primary([bad](FakePrimary& p, const std::vector<std::string>&) {
+      p.Send("+FULLRESYNC " + bad + " 0\r\n$5\r\nREDIS" + kPingCmd);
+    });
+    Harness h;
+    h.Start(h.Config(primary.port()));
+    h.ExpectOneDown("bad reply to PSYNC");
+    CHECK(h.rec.log == std::vector<std::string>{"syncing", "down"});
+  }
+}
+
 TEST_CASE("link: garbage instead of the payload line ends the link") {
   FakePrimary primary([](FakePrimary& p, const std::vector<std::string>&) {
     p.Send("+FULLRESYNC " + kId + " 0\r\nHELLO\r\n");
