@@ -178,7 +178,9 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
     if (std::find(b->keys.begin(), b->keys.end(), k) == b->keys.end())
       b->keys.push_back(std::move(k));
   }
-  b->deadline_ms = timeout_ms > 0 ? c->now_ms + timeout_ms : -1;
+  // A deadline past the clock's range waits forever (WAIT checks the range itself).
+  b->deadline_ms =
+      timeout_ms > 0 && timeout_ms <= INT64_MAX - c->now_ms ? c->now_ms + timeout_ms : -1;
   s->block = std::move(b);
   core.blocking.Add(s);
   c->blocked = true;

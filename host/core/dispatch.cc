@@ -223,6 +223,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
                       "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                       "allowed in this context");
   }
+  if (s.tx.active && (cmd->spec.flags & PLINTH_CMD_NO_MULTI))
+    return Reject(s, sink, cmd, "ERR Command not allowed inside a transaction");
   if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
     Queue(s.tx, argc, argv, argvlen);
     plinth_reply_item_t queued{};

@@ -52,10 +52,11 @@ void Stream::Command(const char* head, size_t headlen, int32_t argc, const char*
   for (int32_t i = 0; i < argc; ++i) need += kHeaderMax + argvlen[i] + 2;
   char* const start = Room(need);
   auto bulk = [](char* p, const char* data, size_t len) {
-    if (!data) len = 0;  // replicate() unchecked: a missing argument is empty, never a gap
-    p = Header(p, '$', len);
-    std::memcpy(p, data, len);
-    p += len;
+    p = Header(p, '$', data ? len : 0);  // replicate() unchecked: a NULL argument is empty
+    if (data) {
+      std::memcpy(p, data, len);
+      p += len;
+    }
     *p++ = '\r';
     *p++ = '\n';
     return p;

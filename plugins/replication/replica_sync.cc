@@ -40,6 +40,15 @@ bool IsGetAck(const std::vector<std::string>& argv) {
          text::EqualsNoCase(argv[1], "getack");
 }
 
+// The replication commands themselves: a primary never propagates them, and run here they
+// would turn this replica's own link around (REPLICAOF) or make the applying client a replica
+// of ours (PSYNC). Skipped, so a confused primary costs nothing but the log line.
+bool IsReplicationCommand(const std::string& name) {
+  for (const char* c : {"replicaof", "slaveof", "psync", "sync", "replconf"})
+    if (text::EqualsNoCase(name, c)) return true;
+  return false;
+}
+
 }  // namespace
 
 LinkEvents Replica::Impl::Events() {
@@ -233,6 +242,11 @@ void Replica::Impl::Apply(const StreamCommand* commands, size_t n) {
     }
     if (IsGetAck(a)) {
       getack = true;
+      continue;
+    }
+    if (IsReplicationCommand(a[0])) {
+      if (++apply_errors <= kLoggedErrors)
+        Log(PLINTH_LOG_WARNING, "the master sent " + text::QuoteRepr(a[0]) + ": skipped");
       continue;
     }
     argv.clear();

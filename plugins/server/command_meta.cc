@@ -102,7 +102,7 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
                 {PLINTH_CMD_PUBSUB, "pubsub"},     {PLINTH_CMD_NOSCRIPT, "noscript"},
                 {PLINTH_CMD_BLOCKING, "blocking"}, {PLINTH_CMD_LOADING, "loading"},
                 {PLINTH_CMD_STALE, "stale"},       {PLINTH_CMD_FAST, "fast"},
-                {PLINTH_CMD_NOAUTH, "no_auth"}};
+                {PLINTH_CMD_NOAUTH, "no_auth"},    {PLINTH_CMD_NO_MULTI, "no_multi"}};
   std::vector<std::string_view> out;
   for (const auto& f : kFlags)
     if (flags & f.bit) out.push_back(f.name);

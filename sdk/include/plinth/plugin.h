@@ -93,6 +93,8 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_BLOCKING 0x1000u /* may block the client (BLPOP); COMMAND INFO's "blocking" */
 /* allowed to a RESP2 client in subscriber mode ((P)SUBSCRIBE, (P)UNSUBSCRIBE, PING, QUIT, RESET) */
 #define PLINTH_CMD_SUBSCRIBER 0x2000u
+/* refused inside MULTI with "ERR Command not allowed inside a transaction" (PSYNC, SYNC) */
+#define PLINTH_CMD_NO_MULTI 0x4000u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in

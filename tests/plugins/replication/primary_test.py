@@ -158,6 +158,15 @@ def check_wait_and_errors(server):
         except rs.redis.ResponseError as e:
             assert "Unrecognized REPLCONF option: bogus" in str(e), e
         assert pc.execute_command("REPLCONF", "listening-port", "7000") == b"OK"
+        # PSYNC cannot be queued: the transaction is discarded, the client stays a client
+        pipe = pc.pipeline(transaction=True)
+        pipe.execute_command("PSYNC", "?", "-1")
+        try:
+            pipe.execute()
+            raise AssertionError("PSYNC in MULTI: no error")
+        except rs.redis.ResponseError as e:
+            assert "not allowed inside a transaction" in str(e) or "EXECABORT" in str(e), e
+        assert pc.ping()
         try:
             rc.execute_command("WAIT", 1, 0)
             raise AssertionError("WAIT on a replica: no error")
