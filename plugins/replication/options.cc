@@ -5,11 +5,10 @@
 // update the refusals). THREAD: main.
 #include "options.h"
 
-#include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <plinth/plugin.hpp>
+#include <plinth/text.hpp>
 #include <string>
 
 #include "replica.h"
@@ -48,9 +47,7 @@ void Refuse(char* err, size_t errlen, const std::string& why) {
 bool ParseReplicaOf(const std::string& v, std::string* host, int* port, std::string* why) {
   host->clear();
   *port = 0;
-  std::string lower = v;
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (v.empty() || lower == "no one") return true;
+  if (v.empty() || text::EqualsNoCase(v, "no one")) return true;
   const size_t sp = v.find(' ');
   if (sp == std::string::npos || sp == 0) {
     *why = "replicaof takes \"<host> <port>\" or \"no one\"";
@@ -58,9 +55,8 @@ bool ParseReplicaOf(const std::string& v, std::string* host, int* port, std::str
   }
   *host = v.substr(0, sp);
   const std::string p = v.substr(v.find_first_not_of(' ', sp));
-  char* end = nullptr;
-  const long n = std::strtol(p.c_str(), &end, 10);
-  if (p.empty() || *end != '\0' || n < 0 || n > 65535) {
+  int64_t n = 0;
+  if (!text::ParseInt64(p, &n) || n < 0 || n > 65535) {
     *why = "Invalid master port";
     return false;
   }

@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <plinth/text.hpp>
 #include <vector>
 
 #include "primary_impl.h"
@@ -232,7 +233,7 @@ void Primary::Psync(plinth_call_t* call) {
   if (m.links.count(id)) return m.api->call_no_reply(call);  // already a replica
   const std::string replid = Arg(m.api, call, 1);
   int64_t from = 0;
-  if (!ParseInt(Arg(m.api, call, 2), &from))
+  if (!text::ParseInt64(Arg(m.api, call, 2), &from))
     return ReplyError(m.api, call, "ERR value is not an integer or out of range");
   if (from > 0 && m.PartialSync(call, id, replid, static_cast<uint64_t>(from))) return;
   if (replid != "?") {

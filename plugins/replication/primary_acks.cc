@@ -1,8 +1,8 @@
 // REPLCONF, WAIT and what replicas' acks drive: waking WAIT clients, timing out silent
 // replicas, and min-replicas-to-write (see primary.h).
 #include <algorithm>
-#include <cctype>
 #include <limits>
+#include <plinth/text.hpp>
 #include <vector>
 
 #include "primary_impl.h"
@@ -15,11 +15,6 @@ const char kWaitOnReplica[] =
     "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a "
     "replica is configured to be writable (which is not the default) writes to replicas are "
     "just local and are not propagated.";
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 }  // namespace
 
@@ -81,13 +76,13 @@ void Primary::Replconf(plinth_call_t* call) {
   auto it = m.links.find(id);
   ReplicaLink* link = it == m.links.end() ? nullptr : it->second.get();
   for (int32_t i = 1; i + 1 < argc; i += 2) {
-    const std::string opt = Lower(Arg(a, call, i));
+    const std::string opt = text::ToLower(Arg(a, call, i));
     const std::string val = Arg(a, call, i + 1);
     if (opt == "ack") {
       // Only a replica acks; anything else gets no answer either (as Redis).
       a->call_no_reply(call);
       int64_t off = 0;
-      if (!link || !ParseInt(val, &off) || off < 0) return;
+      if (!link || !text::ParseInt64(val, &off) || off < 0) return;
       if (static_cast<uint64_t>(off) > link->ack_offset) link->ack_offset = off;
       link->ack_ms = m.NowMs();
       link->acked = true;
@@ -98,14 +93,14 @@ void Primary::Replconf(plinth_call_t* call) {
     }
     if (opt == "listening-port") {
       int64_t port = 0;
-      if (!ParseInt(val, &port) || port < 0 || port > 65535)
+      if (!text::ParseInt64(val, &port) || port < 0 || port > 65535)
         return ReplyError(a, call, "ERR value is not an integer or out of range");
       (link ? link->port : m.handshakes[id].port) = static_cast<int>(port);
     } else if (opt == "ip-address") {
       if (val.size() > 255) return ReplyError(a, call, "ERR ip-address is too long");
       (link ? link->ip : m.handshakes[id].ip) = val;
     } else if (opt == "capa") {
-      const std::string capa = Lower(val);
+      const std::string capa = text::ToLower(val);
       if (capa == "eof") (link ? link->capa_eof : m.handshakes[id].capa_eof) = true;
       if (capa == "psync2" && !link) m.handshakes[id].capa_psync2 = true;
     } else if (opt == "getack") {
@@ -123,9 +118,9 @@ void Primary::Wait(plinth_call_t* call) {
   const plinth_host_api_t* a = m.api;
   if (m.r.is_replica()) return ReplyError(a, call, kWaitOnReplica);
   int64_t want = 0, timeout = 0;
-  if (!ParseInt(Arg(a, call, 1), &want))
+  if (!text::ParseInt64(Arg(a, call, 1), &want))
     return ReplyError(a, call, "ERR value is not an integer or out of range");
-  if (!ParseInt(Arg(a, call, 2), &timeout))
+  if (!text::ParseInt64(Arg(a, call, 2), &timeout))
     return ReplyError(a, call, "ERR timeout is not an integer or out of range");
   if (timeout < 0) return ReplyError(a, call, "ERR timeout is negative");
   // The host adds it to the clock: a deadline past int64 is refused, as Redis does.

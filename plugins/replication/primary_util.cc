@@ -1,22 +1,12 @@
 // Helpers of the primary side (see primary_util.h).
 #include "primary_util.h"
 
-#include <charconv>
-
 namespace plinth::replication {
 
 std::string Arg(const plinth_host_api_t* api, plinth_call_t* call, int32_t i) {
   size_t n = 0;
   const char* p = api->call_arg(call, i, &n);
   return p ? std::string(p, n) : std::string();
-}
-
-bool ParseInt(std::string_view s, int64_t* out) {
-  if (s.empty()) return false;
-  const char* b = s.data();
-  if (*b == '+') return false;
-  auto [end, ec] = std::from_chars(b, b + s.size(), *out);
-  return ec == std::errc() && end == b + s.size();
 }
 
 void ReplyError(const plinth_host_api_t* api, plinth_call_t* call, std::string_view text) {

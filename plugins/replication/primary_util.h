@@ -23,8 +23,6 @@ inline constexpr char kGetAck[] = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\
 
 // Argument i of the call ("" when missing). OWNERSHIP: a copy.
 std::string Arg(const plinth_host_api_t* api, plinth_call_t* call, int32_t i);
-// A whole base-10 int64 (no spaces, no trailing bytes).
-bool ParseInt(std::string_view s, int64_t* out);
 // Replies -<text> ("ERR ...").
 void ReplyError(const plinth_host_api_t* api, plinth_call_t* call, std::string_view text);
 // The client's peer IP (CLIENT LIST's addr= without the port), "" when unknown.

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <plinth/text.hpp>
 #include <string>
 
 namespace plinth::replication {
@@ -23,17 +24,17 @@ std::string PeerOf(const char* line) {
   return PeerIp(&api, nullptr, 1);
 }
 
-TEST_CASE("primary util: integers are whole base-10 numbers") {
+TEST_CASE("primary util: integer arguments are whole base-10 numbers (text::ParseInt64)") {
   int64_t v = 0;
-  CHECK(ParseInt("-1", &v));
+  CHECK(text::ParseInt64("-1", &v));
   CHECK(v == -1);
-  CHECK(ParseInt("12345", &v));
+  CHECK(text::ParseInt64("12345", &v));
   CHECK(v == 12345);
-  CHECK_FALSE(ParseInt("", &v));
-  CHECK_FALSE(ParseInt("+5", &v));
-  CHECK_FALSE(ParseInt("5x", &v));
-  CHECK_FALSE(ParseInt(" 5", &v));
-  CHECK_FALSE(ParseInt("99999999999999999999", &v));
+  CHECK_FALSE(text::ParseInt64("", &v));
+  CHECK_FALSE(text::ParseInt64("+5", &v));
+  CHECK_FALSE(text::ParseInt64("5x", &v));
+  CHECK_FALSE(text::ParseInt64(" 5", &v));
+  CHECK_FALSE(text::ParseInt64("99999999999999999999", &v));
 }
 
 TEST_CASE("primary util: the peer ip comes from addr=, not laddr=") {
