@@ -19,6 +19,7 @@ void FillPubsubApi(plinth_host_api_t* t);          // other clients: push, subsc
 void FillPersistApi(plinth_host_api_t* t);         // stream, snapshots, loading, the snapshot child
 void FillInternalClientApi(plinth_host_api_t* t);  // trusted clients of plugins
 void FillReplicationApi(plinth_host_api_t* t);     // replicate, replica clients, refusals
+void FillRunApi(plinth_host_api_t* t);             // commands run by plugins, scripts
 
 // Stops and frees a timer (timer_stop) through the env that started it.
 void TimerStop(plinth_timer_t* timer);

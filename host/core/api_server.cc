@@ -194,6 +194,7 @@ const plinth_host_api_t* HostApi() {
     FillPersistApi(&t);
     FillInternalClientApi(&t);
     FillReplicationApi(&t);
+    FillRunApi(&t);
     t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();

@@ -161,8 +161,9 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
   Core& core = *c->core;
   core.AssertMainThread("call_block");
   Session* s = c->session;
-  if (!s || s->internal || !c->sink || nkeys < 0 || (nkeys > 0 && (!keys || !klens)) ||
-      timeout_ms < 0 || s->tx.executing || c->block_state == PLINTH_BLOCK_TIMEOUT)
+  if (!s || s->internal || (s->run_flags & PLINTH_RUN_SCRIPT) || !c->sink || nkeys < 0 ||
+      (nkeys > 0 && (!keys || !klens)) || timeout_ms < 0 || s->tx.executing ||
+      c->block_state == PLINTH_BLOCK_TIMEOUT)
     return PLINTH_ERR;
   if (c->block_state == PLINTH_BLOCK_WOKEN) {
     core.NoteReblocked();

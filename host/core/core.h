@@ -119,6 +119,11 @@ class Core {
   // kPrefetchBatch requests at a time is what Db::Prefetch takes.
   static constexpr size_t kPrefetchBatch = Db::kPrefetchKeys;
   void Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes);
+  // call_yield: lets the env serve the other clients once while caller's command runs on;
+  // every command they send without PLINTH_CMD_ALLOW_BUSY gets error. Not re-entered.
+  void ServeBusy(const Session& caller, std::string_view error);
+  // Whether the env asked for a shutdown that waits for the running command (server_stopping).
+  bool Stopping() { return env_->Stopping(); }
   // Between BeginRun and EndRun, Execute reads the clock once per command: a command's end is
   // the next one's start, and its wall time is the run's start plus the monotonic time since.
   // For requests executed back to back, such as a pipelined batch.
@@ -240,6 +245,9 @@ class Core {
   // Answers a command refused before it ran (arity, auth, subscriber mode) with msg; inside
   // MULTI it aborts the transaction, and a refused EXEC ends it with EXECABORT.
   void Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg);
+  // The refusals of a session call_command made (s.run_flags): NOSCRIPT commands from a
+  // script, writes from a read-only one. Rejects cmd and returns false when one applies.
+  bool RunAllowed(Session& s, ReplySink& sink, Command* cmd);
   // Runs s's blocked command again with call_block_state state; unblocks s unless it blocked
   // again from a woken run.
   void Rerun(Session& s, int32_t state);
@@ -248,6 +256,8 @@ class Core {
   int32_t rerun_state_ = PLINTH_BLOCK_NONE;  // the next Execute is a rerun of a blocked one
   bool rerun_reblocked_ = false;
   bool serving_ = false;        // in ServeBlocked
+  bool busy_ = false;           // in ServeBusy: commands without PLINTH_CMD_ALLOW_BUSY refused
+  std::string busy_error_;      // what they get
   size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
   // The execution unit of the top-level command running: what it propagates reaches the

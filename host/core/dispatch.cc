@@ -167,6 +167,27 @@ void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const*
   Execute(s, sink, r);
 }
 
+bool Core::RunAllowed(Session& s, ReplySink& sink, Command* cmd) {
+  const uint32_t f = cmd->spec.flags;
+  if ((s.run_flags & PLINTH_RUN_SCRIPT) && (f & PLINTH_CMD_NOSCRIPT)) {
+    Reject(s, sink, cmd, "ERR This Redis command is not allowed from script");
+    return false;
+  }
+  if ((s.run_flags & PLINTH_RUN_NO_WRITES) && (f & PLINTH_CMD_WRITE)) {
+    Reject(s, sink, cmd, "ERR Write commands are not allowed from read-only scripts.");
+    return false;
+  }
+  return true;
+}
+
+void Core::ServeBusy(const Session& caller, std::string_view error) {
+  if (busy_) return;
+  busy_ = true;
+  busy_error_.assign(error);
+  env_->ServeWhileBusy(caller.id);
+  busy_ = false;
+}
+
 void Core::Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg) {
   cmd->stats.rejected++;
   if (cmd == exec_cmd_) {  // a refused EXEC discards the transaction, in MULTI or not (Redis)
@@ -207,6 +228,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
+  if (busy_ && !(cmd->spec.flags & PLINTH_CMD_ALLOW_BUSY)) return Reject(s, sink, cmd, busy_error_);
+  if (s.run_flags && !RunAllowed(s, sink, cmd)) return;
   if (loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
     return Reject(s, sink, cmd, "LOADING Plinth is loading the dataset in memory");
   if (!refusals.empty() && !s.internal)

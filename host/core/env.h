@@ -79,6 +79,12 @@ class Env {
   virtual int32_t WriteRaw(uint64_t, const char*, size_t) { return PLINTH_ERR; }
   virtual int64_t OutputPending(uint64_t) { return -1; }
   virtual int32_t CloseClient(uint64_t, bool) { return PLINTH_ERR; }
+  // call_yield: serves the other clients once, without blocking, while the command running for
+  // client caller goes on (Core::ServeBusy refuses what they run). A shutdown asked for
+  // meanwhile waits until that command returns.
+  virtual void ServeWhileBusy(uint64_t /*caller*/) {}
+  // Whether a shutdown was asked for and has not finished yet (server_stopping).
+  virtual bool Stopping() { return false; }
 };
 
 }  // namespace plinth::host

@@ -197,10 +197,22 @@ const TypeEntry* Types::Find(uint32_t id) const {
   return t.live ? &t : nullptr;
 }
 
+namespace {
+
+// The forms one type reads: Redis's three stream forms are one family (the type that saves
+// one of them loads all three).
+uint32_t RdbFamily(uint32_t rdb_type) {
+  return rdb_type == PLINTH_RDB_STREAM_LISTPACKS_2 || rdb_type == PLINTH_RDB_STREAM_LISTPACKS_3
+             ? PLINTH_RDB_STREAM_LISTPACKS
+             : rdb_type;
+}
+
+}  // namespace
+
 const TypeEntry* Types::FindRdb(uint32_t rdb_type) const {
   if (rdb_type == 0) return nullptr;
   for (const TypeEntry& t : entries_)
-    if (t.live && t.spec.rdb_type == rdb_type && t.spec.rdb_load) return &t;
+    if (t.live && RdbFamily(t.spec.rdb_type) == RdbFamily(rdb_type) && t.spec.rdb_load) return &t;
   return nullptr;
 }
 

@@ -262,16 +262,29 @@ void ClientApplyRead(Client* c) {
   if (c->out_bytes) ClientQueueWrite(c);
 }
 
+// Sets up c's read job: how to parse and its limit.
+static void PrepareRead(Client* c) {
+  Shell& s = *c->shell;
+  c->rd.authed = s.core.Authenticated(c->session);
+  c->rd.parse = !c->session.block;
+  c->rd.query_limit = s.limits.query_buffer;
+}
+
 void ClientReadable(Client* c) {
   if (c->io != ClientIo::kIdle) {  // its job comes back first
     c->deferred_events |= PLINTH_CONN_READABLE;
     return;
   }
-  Shell& s = *c->shell;
-  c->rd.authed = s.core.Authenticated(c->session);
-  c->rd.parse = !c->session.block;
-  c->rd.query_limit = s.limits.query_buffer;
-  if (s.io.Submit(c, ClientIo::kRead)) return;
+  PrepareRead(c);
+  if (c->shell->io.Submit(c, ClientIo::kRead)) return;
+  c->io_thread = 0;
+  ClientReadInput(c);
+  ClientApplyRead(c);
+}
+
+void ClientReadInline(Client* c) {
+  if (c->io != ClientIo::kIdle) return;
+  PrepareRead(c);
   c->io_thread = 0;
   ClientReadInput(c);
   ClientApplyRead(c);

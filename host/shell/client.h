@@ -162,6 +162,8 @@ void ClientClose(Client* c);
 void ClientFinishClose(Client* c);
 // The connection is readable: reads (on an IO thread or inline), parses and runs. Main thread.
 void ClientReadable(Client* c);
+// ClientReadable on this thread, never an IO thread (ServeWhileBusy). Main thread.
+void ClientReadInline(Client* c);
 // Stages 1 and 2: reads what the connection has (all of it when the transport notifies) and
 // parses it into the batch, as c->rd says; fills c->rd. THREAD: the thread c's job runs on.
 void ClientReadInput(Client* c);
@@ -173,6 +175,9 @@ void ClientApplyRead(Client* c);
 void ClientResume(Client* c);
 // Writes pending output: hands it to an IO thread, or writes inline. Main thread.
 void ClientFlushOutput(Client* c);
+// Writes pending output on this thread now, without first delivering the stream's pending
+// batch (ServeWhileBusy: a busy command's effects are not complete yet). Main thread.
+void ClientWriteInline(Client* c);
 // Fills c->wr from the output queue. Returns false when there is nothing to write. Main.
 bool ClientPrepareWrite(Client* c);
 // Runs c->wr's writev calls. THREAD: the thread c's job runs on.

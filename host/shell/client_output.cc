@@ -336,6 +336,13 @@ void ClientFlushOutput(Client* c) {
   WritePrepared(c, have);
 }
 
+void ClientWriteInline(Client* c) {
+  if (c->closed || c->io != ClientIo::kIdle) return;
+  const bool have = ClientPrepareWrite(c);
+  c->io_thread = 0;
+  WritePrepared(c, have);
+}
+
 bool ClientAppendRaw(Client* c, const char* data, size_t len) {
   if (len == 0) return true;
   OutSeg* seg = len > kOutChunk ? &NewCopySeg(c, len) : &TailCopySeg(c);

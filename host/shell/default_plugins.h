@@ -6,7 +6,8 @@
 namespace plinth::host {
 
 inline constexpr const char* kDefaultPlugins[] = {
-    "resp", "tcp",  "connection", "server",        "strings", "keys", "hash",       "list",
-    "set",  "zset", "pubsub",     "reply_offload", "rdb",     "aof",  "replication"};
+    "resp",      "tcp",           "connection", "server", "strings",    "keys",
+    "hash",      "list",          "set",        "zset",   "stream",     "pubsub",
+    "scripting", "reply_offload", "rdb",        "aof",    "replication"};
 
 }  // namespace plinth::host

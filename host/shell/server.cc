@@ -42,26 +42,7 @@ void Refuse(Shell& s, const Transport* t, void* conn, std::string_view msg) {
 }
 
 void OnAccept(uv_poll_t* h, int status, int) {
-  auto* l = static_cast<Listener*>(h->data);
-  Shell& s = *l->shell;
-  if (status < 0) return;
-  const Transport* t = s.core.registry.transports[l->transport_id].get();
-  for (int i = 0; i < 64 && t; ++i) {  // bounded: other work gets its turn
-    void* conn = nullptr;
-    int32_t fd = -1;
-    char peer[128] = "", local[128] = "";
-    uint32_t flags = 0;
-    int32_t rc = t->spec.accept(t->spec.ctx, l->fd, &conn, &fd, peer, sizeof peer, local,
-                                sizeof local, &flags);
-    if (rc != PLINTH_OK) return;
-    s.core.stats.connections_received++;
-    if (static_cast<int64_t>(s.clients.size()) >= s.limits.maxclients)
-      Refuse(s, t, conn, "ERR max number of clients reached");
-    else if (s.limits.protected_mode && !s.core.has_password && !(flags & PLINTH_CONN_LOCAL))
-      Refuse(s, t, conn, kProtectedMode);
-    else
-      ClientCreate(s, l->transport_id, conn, fd, peer, local, flags);
-  }
+  if (status >= 0) AcceptConnections(static_cast<Listener*>(h->data));
 }
 
 void BeforePoll(uv_prepare_t* h) { static_cast<Shell*>(h->data)->FlushBeforePoll(); }
@@ -88,6 +69,27 @@ void OnTimer(uv_timer_t* h) {
 }
 
 }  // namespace
+
+void AcceptConnections(Listener* l) {
+  Shell& s = *l->shell;
+  const Transport* t = s.core.registry.transports[l->transport_id].get();
+  for (int i = 0; i < 64 && t; ++i) {  // bounded: other work gets its turn
+    void* conn = nullptr;
+    int32_t fd = -1;
+    char peer[128] = "", local[128] = "";
+    uint32_t flags = 0;
+    int32_t rc = t->spec.accept(t->spec.ctx, l->fd, &conn, &fd, peer, sizeof peer, local,
+                                sizeof local, &flags);
+    if (rc != PLINTH_OK) return;
+    s.core.stats.connections_received++;
+    if (static_cast<int64_t>(s.clients.size()) >= s.limits.maxclients)
+      Refuse(s, t, conn, "ERR max number of clients reached");
+    else if (s.limits.protected_mode && !s.core.has_password && !(flags & PLINTH_CONN_LOCAL))
+      Refuse(s, t, conn, kProtectedMode);
+    else
+      ClientCreate(s, l->transport_id, conn, fd, peer, local, flags);
+  }
+}
 
 int64_t WallUs() {
   struct timeval tv;
@@ -371,7 +373,18 @@ int Shell::Run() {
 }
 
 void Shell::Stop() {
-  if (shutting_down) return;
+  if (shutting_down || stop_after_busy_) return;
+  if (serving_busy_) {  // the busy command (a script) still runs: stop once it has returned
+    stop_after_busy_ = true;
+    Post(
+        [](void* arg) {
+          auto* s = static_cast<Shell*>(arg);
+          s->stop_after_busy_ = false;
+          s->Stop();
+        },
+        this);
+    return;
+  }
   shutting_down = true;
   io.Drain();
   // Replies already queued (SHUTDOWN's own, for instance) get one last write attempt.

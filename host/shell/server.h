@@ -111,6 +111,8 @@ class Shell final : public Env {
   int32_t WriteRaw(uint64_t id, const char* data, size_t len) override;
   int64_t OutputPending(uint64_t id) override;
   int32_t CloseClient(uint64_t id, bool now) override;
+  void ServeWhileBusy(uint64_t caller) override;  // busy.cc
+  bool Stopping() override { return shutting_down || stop_after_busy_; }
 
   // Serves the blocked clients whose timeout passed (the block timer).
   void ServeBlockTimeouts();
@@ -123,6 +125,8 @@ class Shell final : public Env {
   void ArmBlockTimer();
 
   bool stopped_ = false;
+  bool serving_busy_ = false;     // in ServeWhileBusy: a command is still running
+  bool stop_after_busy_ = false;  // Stop was asked for meanwhile: it runs once that returns
   uv_prepare_t before_poll_;
   uv_check_t after_poll_;
   uv_idle_t yielded_idle_;  // active while yielded_writes is not empty: the poll does not sleep
@@ -138,6 +142,9 @@ class Shell final : public Env {
   std::mutex notify_mu_;
   std::deque<Client*> notified_;  // each at most once: queued when its events were 0
 };
+
+// Accepts the connections waiting on l (at most 64, so other work gets its turn).
+void AcceptConnections(Listener* l);
 
 // Wall clock in ms / us. Any thread.
 int64_t WallUs();

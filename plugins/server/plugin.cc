@@ -27,8 +27,8 @@ const sdk::CommandDef kCommands[] = {
      "A container for plugin commands", "7.0.0"},
     {"module", -2, kAdmin | kNoScript, 0, 0, 0, Module, "server", "<LIST|HELP>",
      "A container for module commands", "4.0.0"},
-    {"shutdown", -1, kAdmin | kNoScript | kLoadingStale, 0, 0, 0, Shutdown, "server",
-     "[NOSAVE|SAVE] [NOW] [FORCE] [ABORT]",
+    {"shutdown", -1, kAdmin | kNoScript | kLoadingStale | PLINTH_CMD_ALLOW_BUSY, 0, 0, 0, Shutdown,
+     "server", "[NOSAVE|SAVE] [NOW] [FORCE] [ABORT]",
      "Synchronously save the dataset to disk and then shut down the server", "1.0.0"},
 };
 

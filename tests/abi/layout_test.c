@@ -157,7 +157,7 @@ FIELD(plinth_type_spec_t, rdb_type, 72, 4);
 FIELD(plinth_type_spec_t, visit, 80, 8);
 
 /* ---- plinth_rdb_io_t ---- */
-MIN_SIZE(plinth_rdb_io_t, 64);
+MIN_SIZE(plinth_rdb_io_t, 80);
 FIELD(plinth_rdb_io_t, struct_size, 0, 4);
 FIELD(plinth_rdb_io_t, ctx, 8, 8);
 FIELD(plinth_rdb_io_t, write_len, 16, 8);
@@ -166,9 +166,11 @@ FIELD(plinth_rdb_io_t, write_double, 32, 8);
 FIELD(plinth_rdb_io_t, read_len, 40, 8);
 FIELD(plinth_rdb_io_t, read_string, 48, 8);
 FIELD(plinth_rdb_io_t, read_double, 56, 8);
+FIELD(plinth_rdb_io_t, write_raw, 64, 8);
+FIELD(plinth_rdb_io_t, read_raw, 72, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1128);
+MIN_SIZE(plinth_host_api_t, 1152);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -312,6 +314,9 @@ FIELD(plinth_host_api_t, server_refuse, 1096, 8);
 FIELD(plinth_host_api_t, server_expiry_passive, 1104, 8);
 FIELD(plinth_host_api_t, client_wake, 1112, 8);
 FIELD(plinth_host_api_t, server_run_id, 1120, 8);
+FIELD(plinth_host_api_t, call_command, 1128, 8);
+FIELD(plinth_host_api_t, call_yield, 1136, 8);
+FIELD(plinth_host_api_t, server_stopping, 1144, 8);
 
 /* ---- plinth_stream_batch_t ---- */
 MIN_SIZE(plinth_stream_batch_t, 32);
@@ -342,12 +347,20 @@ CONST(PLINTH_INTERNAL_NO_PROPAGATE, 0x1u);
 CONST(PLINTH_CMD_BLOCKING, 0x1000u);
 CONST(PLINTH_CMD_SUBSCRIBER, 0x2000u);
 CONST(PLINTH_CMD_NO_MULTI, 0x4000u);
+CONST(PLINTH_CMD_ALLOW_BUSY, 0x8000u);
+CONST(PLINTH_RUN_SCRIPT, 0x1u);
+CONST(PLINTH_RUN_NO_WRITES, 0x2u);
+CONST(PLINTH_RUN_NO_PROPAGATE, 0x4u);
+CONST(PLINTH_RUN_RESP3, 0x8u);
 CONST(PLINTH_CLIENT_CLOSED, 1u);
 CONST(PLINTH_CLIENT_RESET, 2u);
 CONST(PLINTH_RDB_LIST, 1u);
 CONST(PLINTH_RDB_SET, 2u);
 CONST(PLINTH_RDB_HASH, 4u);
 CONST(PLINTH_RDB_ZSET_2, 5u);
+CONST(PLINTH_RDB_STREAM_LISTPACKS, 15u);
+CONST(PLINTH_RDB_STREAM_LISTPACKS_2, 19u);
+CONST(PLINTH_RDB_STREAM_LISTPACKS_3, 21u);
 CONST(PLINTH_NOTIFY_KEYSPACE, 0x1u);
 CONST(PLINTH_NOTIFY_KEYEVENT, 0x2u);
 CONST(PLINTH_NOTIFY_GENERIC, 0x4u);

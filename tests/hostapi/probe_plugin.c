@@ -239,6 +239,48 @@ static void Refuse(plinth_call_t* call, void* ctx) {
   Ok(call);
 }
 
+/* call_command's reply items, each rendered "<type>:<text or number>". */
+static char run_items[32][96];
+static int run_count;
+static void RunItem(void* arg, const plinth_reply_item_t* item) {
+  (void)arg;
+  if (run_count == 32) return;
+  char* out = run_items[run_count++];
+  if (item->data)
+    snprintf(out, 96, "%u:%.*s", item->type, (int)(item->len < 88 ? item->len : 88), item->data);
+  else
+    snprintf(out, 96, "%u:%lld", item->type, (long long)item->integer);
+}
+
+/* PROBE.RUN <flags> <command> [arg ...]: call_command with PLINTH_RUN_* flags in the call's db.
+ * Replies the return code, then each reply item. */
+static void Run(plinth_call_t* call, void* ctx) {
+  (void)ctx;
+  const char* argv[16];
+  size_t lens[16], n = 0;
+  const int32_t argc = api->call_argc(call) - 2;
+  const uint32_t flags = (uint32_t)atoi(api->call_arg(call, 1, &n));
+  if (argc > 16) return api->reply_error(call, "ERR too many arguments", 22);
+  for (int32_t i = 0; i < argc; ++i) argv[i] = api->call_arg(call, i + 2, &lens[i]);
+  run_count = 0;
+  const int32_t rc = api->call_command(call, flags, -1, argc, argv, lens, RunItem, NULL);
+  api->reply_array(call, run_count + 1);
+  api->reply_integer(call, rc);
+  for (int i = 0; i < run_count; ++i) api->reply_bulk(call, run_items[i], strlen(run_items[i]));
+}
+
+/* PROBE.RUN2 <command> <arg> <command> <arg>: two call_commands of two arguments each, as a
+ * script running two writes does. */
+static void Run2(plinth_call_t* call, void* ctx) {
+  (void)ctx;
+  const char* argv[4];
+  size_t lens[4];
+  for (int32_t i = 0; i < 4; ++i) argv[i] = api->call_arg(call, i + 1, &lens[i]);
+  int32_t rc = api->call_command(call, 0, -1, 2, argv, lens, NULL, NULL);
+  rc |= api->call_command(call, 0, -1, 2, argv + 2, lens + 2, NULL, NULL);
+  api->reply_integer(call, rc);
+}
+
 /* PLINTH_CMD_NOPROPAGATE: sets probe:n and also calls replicate(). */
 static void NoPropagate(plinth_call_t* call, void* ctx) {
   (void)ctx;
@@ -374,6 +416,8 @@ static const command_t kCommands[] = {
     {"probe.expire-past", 1, PLINTH_CMD_WRITE, ExpirePast, NULL},
     {"probe.typed", 1, PLINTH_CMD_READONLY, Typed, NULL},
     {"probe.touch", 2, PLINTH_CMD_WRITE, Touch, NULL},
+    {"probe.run", -3, PLINTH_CMD_NOPROPAGATE, Run, NULL},
+    {"probe.run2", 5, PLINTH_CMD_NOPROPAGATE, Run2, NULL},
 };
 
 /* Registrations that may be refused on purpose; init reports each outcome for PROBE.INIT. */

@@ -95,6 +95,9 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_SUBSCRIBER 0x2000u
 /* refused inside MULTI with "ERR Command not allowed inside a transaction" (PSYNC, SYNC) */
 #define PLINTH_CMD_NO_MULTI 0x4000u
+/* runs while a script is busy (call_yield) instead of getting its -BUSY error (SCRIPT KILL,
+ * FUNCTION KILL, SHUTDOWN): the handler checks the subcommand itself */
+#define PLINTH_CMD_ALLOW_BUSY 0x8000u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -389,6 +392,12 @@ typedef void (*plinth_info_fn)(void* ctx, plinth_info_t* info);
 #define PLINTH_RDB_SET 2u    /* a length, then that many strings */
 #define PLINTH_RDB_HASH 4u   /* a length, then that many field and value strings */
 #define PLINTH_RDB_ZSET_2 5u /* a length, then that many member strings, each with a double */
+/* Redis's stream forms (listpack blobs in a radix tree's order, groups and pending entries; the
+ * 8-byte times through write_raw). Redis 7.0 reads up to _2; 7.4 writes _3. The three are one
+ * family: a type whose rdb_type is one of them is handed all three by value_rdb_load. */
+#define PLINTH_RDB_STREAM_LISTPACKS 15u
+#define PLINTH_RDB_STREAM_LISTPACKS_2 19u
+#define PLINTH_RDB_STREAM_LISTPACKS_3 21u
 
 /* The parts of a value's RDB serialization, for a type's rdb_save and rdb_load. The
  * persistence plugin implements it over its file (with LZF and integer string encodings); the
@@ -412,6 +421,11 @@ struct plinth_rdb_io {
   int32_t (*read_string)(plinth_rdb_io_t* io, const char** s, size_t* len);
   /* since 1.0 */
   int32_t (*read_double)(plinth_rdb_io_t* io, double* v);
+  /* since 1.0: len bytes as they are (a stream's 16-byte ids and 8-byte times). OWNERSHIP: p
+   * borrowed for the call. */
+  int32_t (*write_raw)(plinth_rdb_io_t* io, const void* p, size_t len);
+  /* since 1.0: exactly len bytes into p. */
+  int32_t (*read_raw)(plinth_rdb_io_t* io, void* p, size_t len);
 };
 
 /* Visits one member of a collection (value_visit): its bytes and its score (1 for a member of
@@ -524,6 +538,18 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 
 /* client_create_internal flags */
 #define PLINTH_INTERNAL_NO_PROPAGATE 0x1u /* its effects stay off the propagation stream */
+
+/* call_command flags. */
+#define PLINTH_RUN_SCRIPT 0x1u /* a script's call: PLINTH_CMD_NOSCRIPT commands are refused, a
+                                  blocking command answers as on timeout (no blocking) */
+#define PLINTH_RUN_NO_WRITES 0x2u     /* PLINTH_CMD_WRITE commands are refused (EVAL_RO) */
+#define PLINTH_RUN_NO_PROPAGATE 0x4u  /* its effects stay off the stream (redis.set_repl) */
+#define PLINTH_RUN_RESP3 0x8u         /* the command sees protocol 3 (else 2) */
+
+/* Hears one item of the reply of a command run with call_command, in the order the command
+ * emits them (an aggregate's header, then its elements). OWNERSHIP: item and its data are
+ * borrowed for the call. THREAD: main. */
+typedef void (*plinth_reply_fn)(void* arg, const plinth_reply_item_t* item);
 
 /* shutdown flags */
 #define PLINTH_SHUTDOWN_NOSAVE 0x1u
@@ -1072,6 +1098,29 @@ struct plinth_host_api {
   /* since 1.0: a random 40-character hex id of this server process (INFO run_id), NUL
    * terminated. OWNERSHIP: static. THREAD: any. */
   const char* (*server_run_id)(plinth_plugin_t* self);
+
+  /* -- commands run by a plugin; scripts (THREAD: main) -- */
+
+  /* since 1.0: runs command argv[0..argc) on behalf of the call's client, nested in this call,
+   * as a script's redis.call does: in database db (-1: the call's), with the client's
+   * authentication, in a session of its own (a SELECT there is not the caller's). Its effects
+   * join the call's propagation unit (several go out as one MULTI/EXEC); it runs whatever the
+   * refusals in force allow (READONLY on a replica), and never blocks. Every item of its reply
+   * goes to fn, a bulk by reference as a plain bulk. flags: PLINTH_RUN_*. Returns PLINTH_OK, or
+   * PLINTH_ERR when the reply is an error (an unknown command, a wrong arity, a refusal, the
+   * command's own error; fn heard it). OWNERSHIP: argv borrowed for the call. THREAD: main. */
+  int32_t (*call_command)(plinth_call_t* call, uint32_t flags, int32_t db, int32_t argc,
+                          const char* const* argv, const size_t* argvlen, plinth_reply_fn fn,
+                          void* arg);
+  /* since 1.0: lets the server serve other clients while this call runs long (a script past
+   * busy-reply-threshold): reads what they sent, runs PLINTH_CMD_ALLOW_BUSY commands, answers
+   * every other command with error ("BUSY ..."), and writes replies; the calling client's own
+   * input waits. Call it every few milliseconds; it returns at once when nothing is ready.
+   * OWNERSHIP: error borrowed for the call. THREAD: main, inside the handler. */
+  void (*call_yield)(plinth_call_t* call, const char* error, size_t len);
+  /* since 1.0: whether a shutdown was asked for (SHUTDOWN, a signal) and waits for the running
+   * command to end: a script stops at once. THREAD: main. */
+  int32_t (*server_stopping)(plinth_plugin_t* self);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

@@ -179,6 +179,13 @@ int TestServer::Stop() {
   return status_;
 }
 
+int TestServer::WaitForExit(int timeout_ms) {
+  if (pid_ < 0) return status_;
+  status_ = WaitExit(pid_, timeout_ms);
+  pid_ = -1;
+  return status_;
+}
+
 std::string TestServer::Log() const {
   std::ifstream in(log_path_);
   std::stringstream ss;

@@ -28,6 +28,9 @@ class TestServer {
   pid_t pid() const { return pid_; }
   // Sends SIGTERM and returns the exit status (or -signal). Idempotent.
   int Stop();
+  // Waits up to timeout_ms for the server to exit by itself (SHUTDOWN), killing it after that.
+  // Returns the exit status (or -signal).
+  int WaitForExit(int timeout_ms);
   // What the server wrote to stderr so far.
   std::string Log() const;
 
