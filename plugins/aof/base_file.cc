@@ -39,6 +39,10 @@ struct Capture {
     io.read_len = [](plinth_rdb_io_t*, uint64_t*) { return int32_t{PLINTH_ERR}; };
     io.read_string = [](plinth_rdb_io_t*, const char**, size_t*) { return int32_t{PLINTH_ERR}; };
     io.read_double = [](plinth_rdb_io_t*, double*) { return int32_t{PLINTH_ERR}; };
+    // The raw fields belong to the stream form, which has no AOF command form here yet: the
+    // rewrite fails with its "no form an AOF can hold" error (an RDB preamble holds streams).
+    io.write_raw = [](plinth_rdb_io_t*, const void*, size_t) { return int32_t{PLINTH_ERR}; };
+    io.read_raw = [](plinth_rdb_io_t*, void*, size_t) { return int32_t{PLINTH_ERR}; };
   }
   static Capture* Self(plinth_rdb_io_t* i) { return static_cast<Capture*>(i->ctx); }
 };

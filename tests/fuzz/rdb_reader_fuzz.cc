@@ -27,6 +27,16 @@ class Partial final : public plinth::rdb::Visitor {
   bool String(const KeyInfo&, std::string_view) override { return true; }
   bool Collection(const KeyInfo&, uint32_t type, plinth_rdb_io_t* io) override {
     uint64_t n = 0;
+    if (type == PLINTH_RDB_STREAM_LISTPACKS || type == PLINTH_RDB_STREAM_LISTPACKS_2) {
+      // Passed through as tokens: the node count comes first, a string never before it.
+      const char* s = nullptr;
+      size_t len = 0;
+      Check(io->read_string(io, &s, &len) != PLINTH_OK);
+      Check(io->read_len(io, &n) == PLINTH_OK);
+      char raw[16];
+      Check(n > 0 || limit_ == 0 || io->read_raw(io, raw, 16) != PLINTH_OK);
+      return true;
+    }
     Check(io->read_len(io, &n) == PLINTH_OK && n > 0);
     Check(io->read_len(io, &n) != PLINTH_OK);  // the length is given once
     for (uint64_t i = 0; i < n && i < limit_; ++i) {

@@ -14,6 +14,9 @@ namespace {
 int32_t NoReadLen(plinth_rdb_io_t*, uint64_t*) { return PLINTH_ERR; }
 int32_t NoReadString(plinth_rdb_io_t*, const char**, size_t*) { return PLINTH_ERR; }
 int32_t NoReadDouble(plinth_rdb_io_t*, double*) { return PLINTH_ERR; }
+int32_t NoReadRaw(plinth_rdb_io_t*, void*, size_t) { return PLINTH_ERR; }
+// The plain forms have no raw fields: a type that writes one has the wrong form.
+int32_t NoWriteRaw(plinth_rdb_io_t*, const void*, size_t) { return PLINTH_ERR; }
 
 }  // namespace
 
@@ -41,6 +44,8 @@ CollectionWriter::CollectionWriter(Emitter* out, std::string_view key, int64_t e
   io_.read_len = &NoReadLen;
   io_.read_string = &NoReadString;
   io_.read_double = &NoReadDouble;
+  io_.write_raw = &NoWriteRaw;
+  io_.read_raw = &NoReadRaw;
 }
 
 bool CollectionWriter::Bad(std::string what) {

@@ -8,6 +8,7 @@
 #include "compact.h"
 #include "format.h"
 #include "replay.h"
+#include "stream_value.h"
 
 namespace plinth::rdb {
 namespace {
@@ -153,7 +154,15 @@ bool Reader::Refuse(uint8_t type) {
     return in_.Fail("unknown module type (module '" + ModuleName(id) + "', RDB type " +
                     std::to_string(type) + ")");
   }
-  return in_.Fail("stream values are not supported (RDB type " + std::to_string(type) + ")");
+  return in_.Fail("unknown value type " + std::to_string(type));
+}
+
+bool Reader::StreamValue(uint8_t type) {
+  std::vector<StreamToken> tokens;
+  uint32_t form = 0;
+  if (!ReadStreamValue(&in_, type, &tokens, &form)) return false;
+  StreamValueReplay replay(std::move(tokens));
+  return visitor_->Collection(current_, form, replay.io()) || VisitorFailed();
 }
 
 bool Reader::Key(uint8_t type) {
@@ -193,10 +202,12 @@ bool Reader::Key(uint8_t type) {
       break;
     case kTypeModulePreGa:
     case kTypeModule2:
+      ok = Refuse(type);
+      break;
     case kTypeStreamListpacks:
     case kTypeStreamListpacks2:
     case kTypeStreamListpacks3:
-      ok = Refuse(type);
+      ok = StreamValue(type);
       break;
     default:
       ok = Blob(type);

@@ -38,8 +38,10 @@ class Visitor {
   virtual bool String(const KeyInfo& key, std::string_view value) = 0;
   // A collection key, never empty (the reader skips empty ones, as Redis does). plain_type is
   // PLINTH_RDB_LIST, SET, HASH or ZSET_2, and plain's read_len/read_string/read_double yield
-  // the value in that form, as a type's rdb_load expects. What the visitor leaves unread is
-  // skipped. OWNERSHIP: plain is valid only during the call.
+  // the value in that form, as a type's rdb_load expects; or a stream form
+  // (PLINTH_RDB_STREAM_LISTPACKS, _2, _3), passed through as the file holds it (read_raw for
+  // its 8- and 16-byte fields). What the visitor leaves unread is skipped. OWNERSHIP: plain is
+  // valid only during the call.
   virtual bool Collection(const KeyInfo& key, uint32_t plain_type, plinth_rdb_io_t* plain) = 0;
   // Why the last method returned false.
   virtual std::string Error() const { return "the loader refused the key"; }
@@ -78,6 +80,7 @@ class Reader {
   bool Eof();
   bool Key(uint8_t type);
   bool Refuse(uint8_t type);
+  bool StreamValue(uint8_t type);
   bool Plain(uint32_t plain_type, bool string_scores);
   bool Blob(uint8_t type);
   bool Quicklist(uint8_t type);

@@ -9,6 +9,8 @@ namespace {
 int32_t NoWriteLen(plinth_rdb_io_t*, uint64_t) { return PLINTH_ERR; }
 int32_t NoWriteString(plinth_rdb_io_t*, const char*, size_t) { return PLINTH_ERR; }
 int32_t NoWriteDouble(plinth_rdb_io_t*, double) { return PLINTH_ERR; }
+int32_t NoWriteRaw(plinth_rdb_io_t*, const void*, size_t) { return PLINTH_ERR; }
+int32_t NoReadRaw(plinth_rdb_io_t*, void*, size_t) { return PLINTH_ERR; }  // plain forms: none
 
 template <typename T>
 void SetUp(plinth_rdb_io_t* io, T* self) {
@@ -20,6 +22,8 @@ void SetUp(plinth_rdb_io_t* io, T* self) {
   io->read_len = &T::ReadLen;
   io->read_string = &T::ReadString;
   io->read_double = &T::ReadDouble;
+  io->write_raw = &NoWriteRaw;
+  io->read_raw = &NoReadRaw;
 }
 
 }  // namespace

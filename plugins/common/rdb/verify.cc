@@ -19,6 +19,11 @@ class Counter final : public Visitor {
     return true;
   }
   bool Collection(const KeyInfo& key, uint32_t plain_type, plinth_rdb_io_t* io) override {
+    if (plain_type == PLINTH_RDB_STREAM_LISTPACKS || plain_type == PLINTH_RDB_STREAM_LISTPACKS_2 ||
+        plain_type == PLINTH_RDB_STREAM_LISTPACKS_3) {
+      Count(key, "stream");  // the reader checked its structure; its listpacks are the type's
+      return true;
+    }
     const char* name = plain_type == PLINTH_RDB_LIST   ? "list"
                        : plain_type == PLINTH_RDB_SET  ? "set"
                        : plain_type == PLINTH_RDB_HASH ? "hash"

@@ -5,6 +5,7 @@
 
 #include "collection_writer.h"
 #include "format.h"
+#include "stream_value.h"
 
 namespace plinth::rdb {
 
@@ -39,6 +40,7 @@ bool Writer::String(std::string_view key, int64_t expire_ms, std::string_view va
 bool Writer::Collection(std::string_view key, int64_t expire_ms, uint32_t plain_type, SaveFn save,
                         const void* payload) {
   if (out_.failed()) return false;
+  if (plain_type == PLINTH_RDB_STREAM_LISTPACKS_2) return Stream(key, expire_ms, save, payload);
   if (plain_type != PLINTH_RDB_LIST && plain_type != PLINTH_RDB_SET &&
       plain_type != PLINTH_RDB_HASH && plain_type != PLINTH_RDB_ZSET_2) {
     return out_.Fail("unknown plain RDB type " + std::to_string(plain_type));
@@ -51,6 +53,17 @@ bool Writer::Collection(std::string_view key, int64_t expire_ms, uint32_t plain_
   }
   if (!capture.Finish(&error)) return out_.Fail(error);
   return true;
+}
+
+bool Writer::Stream(std::string_view key, int64_t expire_ms, SaveFn save, const void* payload) {
+  if (expire_ms >= 0 &&
+      !(out_.Byte(kOpExpireTimeMs) && out_.Le(static_cast<uint64_t>(expire_ms), 8))) {
+    return false;
+  }
+  if (!out_.Byte(kTypeStreamListpacks2) || !out_.String(key)) return false;
+  StreamValueWriter direct(&out_);
+  if (save(payload, direct.io()) != PLINTH_OK) return out_.Fail("rdb_save failed (stream)");
+  return !out_.failed();
 }
 
 bool Writer::Finish() {

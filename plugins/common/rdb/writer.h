@@ -44,7 +44,8 @@ class Writer {
   bool String(std::string_view key, int64_t expire_ms, std::string_view value);
   // A collection key whose value save(payload, io) writes in the plain form plain_type
   // (PLINTH_RDB_LIST, SET, HASH or ZSET_2). A value with no element writes nothing. Fails when
-  // save fails or writes a length and a different number of elements.
+  // save fails or writes a length and a different number of elements. A stream
+  // (PLINTH_RDB_STREAM_LISTPACKS_2) is written as save gives it, empty or not.
   bool Collection(std::string_view key, int64_t expire_ms, uint32_t plain_type, SaveFn save,
                   const void* payload);
   // The EOF opcode and the checksum, then flushes the sink. Last.
@@ -54,6 +55,8 @@ class Writer {
   uint64_t bytes_written() const { return out_.offset(); }
 
  private:
+  bool Stream(std::string_view key, int64_t expire_ms, SaveFn save, const void* payload);
+
   Emitter out_;
   WriterOptions options_;
 };

@@ -52,6 +52,15 @@ bool Recorder::Collection(const KeyInfo& key, uint32_t plain_type, plinth_rdb_io
   v.type = plain_type;
   v.expire_ms = key.expire_ms;
   v.rdb_type = key.rdb_type;
+  if (plain_type == PLINTH_RDB_STREAM_LISTPACKS || plain_type == PLINTH_RDB_STREAM_LISTPACKS_2) {
+    // A stream passes through as the file holds it: record its node count, leave the rest.
+    uint64_t nodes = 0;
+    if (io->read_len(io, &nodes) != PLINTH_OK) return false;
+    v.items.push_back(std::to_string(nodes));
+    keys[{key.db, std::string(key.name)}] = v;
+    infos.push_back(key);
+    return true;
+  }
   uint64_t n = 0;
   if (io->read_len(io, &n) != PLINTH_OK) return false;
   for (uint64_t i = 0; i < n && i < read_at_most; ++i) {

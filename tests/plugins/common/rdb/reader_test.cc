@@ -190,7 +190,28 @@ TEST_CASE("rdb reader: refuses a newer version, a bad magic and an unknown type"
   CHECK(test::ReadAll(f, &r) == "unknown value type 8 at offset 14");
 }
 
-TEST_CASE("rdb reader: refuses module and stream values and module aux with the offset") {
+TEST_CASE("rdb reader: passes stream values through, 7.4's as the 7.0 form") {
+  for (int t : {15, 19, 21}) {
+    Recorder r;
+    FileBuilder b(11);
+    b.Byte(static_cast<uint8_t>(t)).Str("s").Len(0).Len(0).Len(5).Len(1);  // empty, last id 5-1
+    if (t != 15) b.Len(0).Len(0).Len(0).Len(0).Len(3);  // first id, largest deleted, added
+    b.Len(1).Str("g").Len(5).Len(1);                  // one group at 5-1
+    if (t != 15) b.Len(3);                             // entries read
+    b.Len(0).Len(1).Str("c").Raw(std::string(t == 21 ? 16 : 8, '\1')).Len(0);  // one consumer
+    CHECK(test::ReadAll(b.Finish(), &r) == "");
+    REQUIRE(r.keys.count({0, "s"}) == 1);
+    CHECK(r.keys[{0, "s"}].type == (t == 15 ? 15u : 19u));
+    CHECK(r.keys[{0, "s"}].items == std::vector<std::string>{"0"});
+    std::string cut = FileBuilder(11).Byte(static_cast<uint8_t>(t)).Str("s").Len(0).Finish();
+    CHECK(test::ReadAll(cut, &r).find("at offset") != std::string::npos);
+  }
+  Recorder r;
+  std::string badkey = FileBuilder(11).Byte(19).Str("s").Len(1).Str("short").Finish();
+  CHECK(test::ReadAll(badkey, &r) == "stream node key is not a stream id at offset 9");
+}
+
+TEST_CASE("rdb reader: refuses module values and module aux with the offset") {
   Recorder r;
   uint64_t id = 0;  // "ReJSON-RL" in 6-bit symbols, version 3
   const std::string name = "ReJSON-RL";
@@ -200,11 +221,6 @@ TEST_CASE("rdb reader: refuses module and stream values and module aux with the 
   std::string mod = FileBuilder(10).Byte(0).Str("k").Str("v").Byte(7).Str("j").Len(id).Finish();
   CHECK(test::ReadAll(mod, &r) ==
         "unknown module type (module 'ReJSON-RL', RDB type 7) at offset 14");
-  for (int t : {15, 19, 21}) {
-    std::string s = FileBuilder(11).Byte(static_cast<uint8_t>(t)).Str("s").Len(0).Finish();
-    CHECK(test::ReadAll(s, &r) ==
-          "stream values are not supported (RDB type " + std::to_string(t) + ") at offset 9");
-  }
   std::string aux = FileBuilder(10).Byte(0xF7).Len(id).Finish();
   CHECK(test::ReadAll(aux, &r).find("module aux data is not supported") == 0);
   CHECK(test::ReadAll(aux, &r).find("at offset 9") != std::string::npos);
