@@ -5,7 +5,8 @@
 set -euo pipefail
 mode=${1:-build}
 pkgs=(build-essential cmake ninja-build pkg-config binutils libuv1-dev nlohmann-json3-dev
-      libgoogle-perftools-dev doctest-dev libbenchmark-dev libibverbs-dev librdmacm-dev)
+      libgoogle-perftools-dev doctest-dev libbenchmark-dev libibverbs-dev librdmacm-dev
+      liblua5.1-0-dev lua-cjson-dev lua-bitop-dev)
 if [ "$mode" = test ]; then
   pkgs+=(redis-server redis-tools python3 python3-redis clang libclang-rt-14-dev gnuplot-nox
          valgrind tmux nodejs node-redis redis-sentinel nutcracker)
