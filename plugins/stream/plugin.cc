@@ -48,7 +48,10 @@ const sdk::CommandDef kCommands[] = {
      "Return new entries from a stream using a consumer group, or access the history of the "
      "pending entries for a given consumer. Can block.",
      "5.0.0"},
-    {"xgroup", -2, kW | kOom, 0, 0, 0, XGroup, "stream", "subcommand [arguments]",
+    {"xgroup", -2, kW | kOom, 0, 0, 0, XGroup, "stream",
+     "<CREATE key group id|$ [MKSTREAM] [ENTRIESREAD entries-read]|SETID key group id|$ "
+     "[ENTRIESREAD entries-read]|DESTROY key group|CREATECONSUMER key group consumer|"
+     "DELCONSUMER key group consumer|HELP>",
      "A container for consumer groups commands", "5.0.0"},
     {"xack", -4, kW | kF, 1, 1, 1, XAck, "stream", "key group id [id ...]",
      "Marks a pending message as correctly processed, effectively removing it from the pending "
@@ -71,7 +74,8 @@ const sdk::CommandDef kCommands[] = {
      "Changes (or acquires) ownership of messages in a consumer group, as if the messages were "
      "delivered to the specified consumer.",
      "6.2.0"},
-    {"xinfo", -2, kR, 0, 0, 0, XInfo, "stream", "subcommand [arguments]",
+    {"xinfo", -2, kR, 0, 0, 0, XInfo, "stream",
+     "<STREAM key [FULL [COUNT count]]|GROUPS key|CONSUMERS key group|HELP>",
      "A container for stream introspection commands", "5.0.0"},
     {"xsetid", -3, kW | kOom | kF, 1, 1, 1, XSetId, "stream",
      "key last-id [ENTRIESADDED entries_added] [MAXDELETEDID max_deleted_entry_id]",
