@@ -6,6 +6,7 @@ case, metric, unit, better ("higher" or "lower") and value."""
 
 import csv
 import glob
+import hashlib
 import io
 import json
 import os
@@ -21,10 +22,25 @@ class Case:
     request count. probe is the command that must exist on the server; preload names the keys
     it reads (see PRELOADS)."""
 
-    def __init__(self, name, test, probe, pipeline, clients, size, keyspace, n, preload):
+    def __init__(self, name, test, probe, pipeline, clients, size, keyspace, n, preload,
+                 script=None):
         self.name, self.test, self.probe = name, test, probe
         self.pipeline, self.clients, self.size = pipeline, clients, size
         self.keyspace, self.n, self.preload = keyspace, n, preload
+        self.script = script  # loaded with SCRIPT LOAD first; test is then a command line
+
+
+# Scripts of the EVALSHA cases: one read, and a write with its TTL (a rate limiter's shape).
+SCRIPTS = {"GET": "return redis.call('GET', KEYS[1])",
+           "INCR+EXPIRE": "local n = redis.call('INCR', KEYS[1]) "
+                          "redis.call('EXPIRE', KEYS[1], 1000) return n"}
+
+
+def evalsha_case(label, pipeline, scale, preload):
+    body = SCRIPTS[label]
+    sha = hashlib.sha1(body.encode()).hexdigest()
+    return Case("EVALSHA %s P%d" % (label, pipeline), ["EVALSHA", sha, "1", "key:__rand_int__"],
+                "EVALSHA", pipeline, 50, 512, 100000, 100000 * scale, preload, script=body)
 
 
 # Keys read by the GET cases: (count, value bytes), named key:%012d as redis-benchmark -r does.
@@ -61,6 +77,8 @@ def throughput_cases():
             Case("INCR P%d" % p, "incr", "INCR", p, 50, 3, 100000, 100000 * scale, None),
             Case("MSET 10x512B P%d" % p, "mset", "MSET", p, 50, 512, 100000, 30000 * scale,
                  None),
+            evalsha_case("GET", p, scale, "512B"),
+            evalsha_case("INCR+EXPIRE", p, scale, None),
         ]
     cases.append(Case("GET 64KiB", "get", "GET", 1, 50, 512, 1000, 20000, "64KiB"))
     cases.append(Case("GET 1MiB", "get", "GET", 1, 10, 512, 100, 2000, "1MiB"))
@@ -70,7 +88,8 @@ def throughput_cases():
 def supported_commands(port, names):
     """The subset of names the server knows (an unknown command gets an error naming it)."""
     probes = {"PING": ["PING"], "SET": ["SET", "bench:probe", "1"], "GET": ["GET", "bench:probe"],
-              "INCR": ["INCR", "bench:probe:n"], "MSET": ["MSET", "bench:probe", "1"]}
+              "INCR": ["INCR", "bench:probe:n"], "MSET": ["MSET", "bench:probe", "1"],
+              "EVALSHA": ["EVALSHA", "0" * 40, "0"]}
     ok = set()
     for name in names:
         r = resp.command(port, *probes[name])
@@ -84,9 +103,10 @@ def run_redis_benchmark(tools, server, case, n, log):
     cpu seconds used)."""
     argv = [tools.redis_benchmark, "-h", "127.0.0.1", "-p", str(server.port), "-c",
             str(case.clients), "-n", str(n), "-P", str(case.pipeline), "-d", str(case.size),
-            "-t", case.test, "--csv"]
+            "--csv"]
     if case.keyspace:
         argv += ["-r", str(case.keyspace)]
+    argv += case.test if isinstance(case.test, list) else ["-t", case.test]
     argv = pin(tools.client_cpu, argv)
     log.write("$ %s\n" % " ".join(argv))
     cpu0, main0 = server.cpu_seconds(), server.main_thread_cpu_seconds()
@@ -119,6 +139,8 @@ def throughput(tools, server, scale, log, only=None):
             resp.load_keys(server.port, 0, count, b"x" * size, batch=max(1, min(2000,
                            (8 << 20) // size)))
             loaded.add(case.preload)
+        if case.script:
+            resp.command(server.port, "SCRIPT", "LOAD", case.script)
         n = max(case.clients * case.pipeline * 2, int(case.n * scale))
         rps, p50, p99, cpu, main = run_redis_benchmark(tools, server, case, n, log)
         rows += [
