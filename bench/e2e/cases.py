@@ -37,9 +37,11 @@ SCRIPTS = {"GET": "return redis.call('GET', KEYS[1])",
 
 
 def evalsha_case(label, pipeline, scale, preload):
+    """The GET script reads the preloaded keys; INCR+EXPIRE counts under keys of its own."""
     body = SCRIPTS[label]
     sha = hashlib.sha1(body.encode()).hexdigest()
-    return Case("EVALSHA %s P%d" % (label, pipeline), ["EVALSHA", sha, "1", "key:__rand_int__"],
+    key = "key:__rand_int__" if preload else "ctr:__rand_int__"
+    return Case("EVALSHA %s P%d" % (label, pipeline), ["EVALSHA", sha, "1", key],
                 "EVALSHA", pipeline, 50, 512, 100000, 100000 * scale, preload, script=body)
 
 

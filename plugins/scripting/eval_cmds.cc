@@ -13,12 +13,6 @@ namespace {
 
 constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 
-std::vector<std::string> CallArgv(sdk::Call& c) {
-  std::vector<std::string> out;
-  for (int i = 0; i < c.argc(); ++i) out.emplace_back(c.arg(i));
-  return out;
-}
-
 // Reads numkeys (argument 2) with EVAL's texts; FCALL's non-integer text differs.
 bool ReadNumKeys(sdk::Call& c, bool fcall, int64_t* numkeys) {
   if (!text::ParseInt64(c.arg(2), numkeys)) {
@@ -70,8 +64,9 @@ void EvalGeneric(sdk::Call& c, bool evalsha, bool ro) {
   run.name = sha;
   run.read_only = ro || (!compat && (s->flags & kFlagNoWrites));
   run.db = sdk::Api().db_current(c.raw());
-  run.argv = CallArgv(c);
   std::vector<std::string_view> keys, args;
+  keys.reserve(static_cast<size_t>(numkeys));
+  args.reserve(static_cast<size_t>(c.argc() - 3 - numkeys));
   for (int i = 3; i < c.argc(); ++i) (i < 3 + numkeys ? keys : args).push_back(c.arg(i));
   RunTarget target{true, "f_" + sha, ""};
   CallSink sink(c.raw());

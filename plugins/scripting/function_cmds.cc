@@ -43,7 +43,6 @@ void FCallGeneric(sdk::Call& c, bool ro) {
   run.name = f.name;
   run.read_only = ro || (f.flags & kFlagNoWrites);
   run.db = sdk::Api().db_current(c.raw());
-  for (int i = 0; i < c.argc(); ++i) run.argv.emplace_back(c.arg(i));
   std::vector<std::string_view> keys, args;
   for (int i = 3; i < c.argc(); ++i) (i < 3 + numkeys ? keys : args).push_back(c.arg(i));
   RunTarget target{false, f.library, f.name};
@@ -200,8 +199,16 @@ void Stats(sdk::Call& c) {
     c.Bulk("name");
     c.Bulk(run->name);
     c.Bulk("command");
-    c.Array(static_cast<int64_t>(run->argv.size()));
-    for (const std::string& a : run->argv) c.Bulk(a);
+    // The running command's arguments: its call is alive while it runs (it is suspended in
+    // this call_yield).
+    const plinth_host_api_t& api = sdk::Api();
+    const int32_t argc = api.call_argc(run->call);
+    c.Array(argc);
+    for (int32_t i = 0; i < argc; ++i) {
+      size_t len = 0;
+      const char* a = api.call_arg(run->call, i, &len);
+      c.Bulk(std::string_view(a, len));
+    }
     c.Bulk("duration_ms");
     c.Integer((NowUs() - run->start_us) / 1000);
   }

@@ -185,7 +185,9 @@ void RunScript(Runtime* rt, Run* run, const RunTarget& target,
   run->start_us = NowUs();
   RunRequest req{rt, run, &target, &keys, &args, sink};
   rt->set_current(run);
+  rt->LendScratch(run);
   int rc = lua_cpcall(L, RunEntry, &req);
+  rt->TakeScratch(run);
   rt->set_current(nullptr);
   if (rc != 0) {
     lua_pop(L, 1);
@@ -194,7 +196,7 @@ void RunScript(Runtime* rt, Run* run, const RunTarget& target,
       sink->Error(text.data(), text.size());
     }
   }
-  lua_gc(L, LUA_GCSTEP, 50);
+  if (rt->GcDue()) lua_gc(L, LUA_GCSTEP, Runtime::kGcPeriod);
 }
 
 }  // namespace plinth::scripting

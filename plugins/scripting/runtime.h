@@ -39,7 +39,6 @@ struct Run {
   uint32_t repl = kReplAll;  // redis.set_repl
   int32_t db = 0;            // the database redis.call runs in (SELECT changes it)
   int64_t start_us = 0;
-  std::vector<std::string> argv;  // the caller's command (FUNCTION STATS)
   // Scratch for redis.call: the nested reply and a refusal's text.
   std::vector<ReplyItem> items;
   std::string arena;
@@ -113,6 +112,26 @@ class Runtime {
   // the script must stop (SCRIPT KILL, FUNCTION KILL, shutdown).
   bool OnHook(Run* run) noexcept;
 
+  // A run just ended: true once every kGcPeriod runs, when the caller takes an incremental
+  // collection step of that many KB, so garbage stays bounded without a step on every call.
+  static constexpr int kGcPeriod = 50;
+  bool GcDue() {
+    if (++runs_since_gc_ < kGcPeriod) return false;
+    runs_since_gc_ = 0;
+    return true;
+  }
+
+  // Lends run the redis.call scratch buffers of earlier runs (their capacity kept), and takes
+  // them back once it ended, so a run allocates nothing for them.
+  void LendScratch(Run* run) {
+    run->items.swap(spare_items_);
+    run->arena.swap(spare_arena_);
+  }
+  void TakeScratch(Run* run) {
+    spare_items_.swap(run->items);
+    spare_arena_.swap(run->arena);
+  }
+
   // Options.
   int64_t busy_reply_ms = 5000;
 
@@ -122,6 +141,9 @@ class Runtime {
   LuaMemory eval_mem_;
   LuaMemory function_mem_;
   Run* current_ = nullptr;
+  int runs_since_gc_ = 0;
+  std::vector<ReplyItem> spare_items_;
+  std::string spare_arena_;
   std::map<std::string, CachedScript> scripts_;
   std::map<std::string, LibraryInfo> libraries_;
   std::map<std::string, FunctionInfo> functions_;
