@@ -1,5 +1,5 @@
-// Container-command emulation (see subcommand.h).
-#include "subcommand.h"
+// Container commands XGROUP and XINFO (see container.h).
+#include "container.h"
 
 #include <plinth/text.hpp>
 #include <string>
@@ -8,24 +8,11 @@ namespace plinth::stream {
 
 int FindSubcommand(const sdk::Call& c, const char* container,
                    std::initializer_list<Subcommand> subs) {
-  const std::string_view sub = c.arg(1);
-  int idx = 0;
-  for (const Subcommand& s : subs) {
-    if (text::EqualsNoCase(sub, s.name)) {
-      const int argc = c.argc();
-      if ((s.arity > 0 && argc != s.arity) || (s.arity < 0 && argc < -s.arity)) {
-        c.Error("ERR wrong number of arguments for '" + std::string(container) + "|" +
-                text::ToLower(s.name) + "' command");
-        return -1;
-      }
-      return idx;
-    }
-    ++idx;
-  }
-  std::string upper = text::ToUpper(container);
-  c.Error("ERR unknown subcommand '" + std::string(sub.substr(0, 128)) + "'. Try " + upper +
-          " HELP.");
-  return -1;
+  std::string error;
+  const int i =
+      common::FindSubcommand(container, subs.begin(), subs.size(), c.arg(1), c.argc(), &error);
+  if (i < 0) c.Error(error);
+  return i;
 }
 
 void SubcommandSyntaxError(const sdk::Call& c, const char* container_upper) {

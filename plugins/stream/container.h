@@ -1,21 +1,20 @@
 // Redis 7.0's container-command behaviour for XGROUP and XINFO, which Plinth registers as one
 // command each: subcommand lookup and arity errors, and HELP replies. Main thread.
-#ifndef PLINTH_STREAM_SUBCOMMAND_H
-#define PLINTH_STREAM_SUBCOMMAND_H
+#ifndef PLINTH_STREAM_CONTAINER_H
+#define PLINTH_STREAM_CONTAINER_H
 
 #include <initializer_list>
 #include <plinth/plugin.hpp>
 #include <string_view>
 
+#include "subcommand.h"  // plugins/common
+
 namespace plinth::stream {
 
-struct Subcommand {
-  const char* name;
-  int arity;  // Redis rule, counting the container's name
-};
+using Subcommand = common::SubcommandDef;  // lower-case name, arity counting the container
 
-// Finds argv[1] in subs and checks its arity. Returns its index, or -1 after replying
-// "unknown subcommand" or the wrong-arity error ("<container>|<sub>").
+// Finds argv[1] in subs (common::FindSubcommand) and checks its arity. Returns its index, or
+// -1 after replying "unknown subcommand" or the wrong-arity error ("<container>|<sub>").
 int FindSubcommand(const sdk::Call& c, const char* container,
                    std::initializer_list<Subcommand> subs);
 // Replies "unknown subcommand or wrong number of arguments for '<argv[1]>'. Try <C> HELP.".
@@ -26,4 +25,4 @@ void ReplyHelp(const sdk::Call& c, const char* container_upper,
 
 }  // namespace plinth::stream
 
-#endif  // PLINTH_STREAM_SUBCOMMAND_H
+#endif  // PLINTH_STREAM_CONTAINER_H

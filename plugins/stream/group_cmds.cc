@@ -7,7 +7,7 @@
 #include "access.h"
 #include "commands.h"
 #include "errors.h"
-#include "subcommand.h"
+#include "container.h"
 
 namespace plinth::stream {
 namespace {
@@ -58,12 +58,12 @@ void Create(const Call& c, const Stream* ro, int64_t entries_read) {
 
 void XGroup(Call& c) {
   const int sub = FindSubcommand(c, "xgroup",
-                                 {{"CREATE", -5},
-                                  {"SETID", -5},
-                                  {"DESTROY", 4},
-                                  {"CREATECONSUMER", 5},
-                                  {"DELCONSUMER", 5},
-                                  {"HELP", 2}});
+                                 {{"create", -5},
+                                  {"setid", -5},
+                                  {"destroy", 4},
+                                  {"createconsumer", 5},
+                                  {"delconsumer", 5},
+                                  {"help", 2}});
   if (sub < 0) return;
   if (sub == kHelp) return Help(c);
   bool mkstream = false;

@@ -5,7 +5,7 @@
 #include "access.h"
 #include "commands.h"
 #include "errors.h"
-#include "subcommand.h"
+#include "container.h"
 
 namespace plinth::stream {
 namespace {
@@ -136,7 +136,7 @@ void StreamInfo(const Call& c, const Stream& s) {
 
 void XInfo(Call& c) {
   const int sub =
-      FindSubcommand(c, "xinfo", {{"CONSUMERS", 4}, {"GROUPS", 3}, {"STREAM", -3}, {"HELP", 2}});
+      FindSubcommand(c, "xinfo", {{"consumers", 4}, {"groups", 3}, {"stream", -3}, {"help", 2}});
   if (sub < 0) return;
   if (sub == kHelp)
     return ReplyHelp(
