@@ -49,7 +49,6 @@ int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t arg
   s.no_propagate = (flags & PLINTH_RUN_NO_PROPAGATE) || (caller && caller->no_propagate);
   // Always non-zero, so Execute applies the session's refusals.
   s.run_flags = flags | 0x80000000u;
-  if (caller) s.name = caller->name;
   RunSink sink;
   sink.item = RunItem;
   sink.ref = RunRef;
