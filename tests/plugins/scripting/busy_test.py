@@ -44,10 +44,10 @@ def in_background(fn):
 
 
 def wait_busy(port, seen):
-    """Polls PING on new connections until the server says BUSY (at most 5 s)."""
-    deadline = time.monotonic() + 5
+    """Polls PING on new connections until the server says BUSY (at most 10 s)."""
+    deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        r = outcome(lambda: redis.Redis(port=port, socket_timeout=10).ping())
+        r = outcome(lambda: redis.Redis(port=port, socket_timeout=2).ping())
         if r[0] == "error" and "BUSY" in r[1]:
             seen.append(r)
             return True
