@@ -48,21 +48,24 @@ build-condvar/tests/integration_test --plinth-io-threads=3
 LD_LIBRARY_PATH=$PWD/build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdma_plugin_test \
   --plinth-io-threads=3
 
-echo "== Fuzzing the parsers of untrusted bytes: RESP (60 s), RDB and AOF files (30 s each)," \
-  "the replication stream (20 s)"
+echo "== Fuzzing the parsers of untrusted bytes: RESP (45 s), RDB and AOF files (20 s each)," \
+  "the replication stream (15 s), msgpack and struct input of scripts (15 s)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \
   >/dev/null
 cmake --build build-fuzz -j"$jobs" --target resp_parser_fuzz rdb_reader_fuzz aof_parser_fuzz \
-  repl_stream_fuzz
-mkdir -p build-fuzz/corpus build-fuzz/corpus-rdb build-fuzz/corpus-aof build-fuzz/corpus-repl
-build-fuzz/tests/fuzz/resp_parser_fuzz -max_total_time=60 -dict=tests/fuzz/resp.dict \
+  repl_stream_fuzz lua_msgpack_fuzz
+mkdir -p build-fuzz/corpus build-fuzz/corpus-rdb build-fuzz/corpus-aof build-fuzz/corpus-repl \
+  build-fuzz/corpus-lua
+build-fuzz/tests/fuzz/resp_parser_fuzz -max_total_time=45 -dict=tests/fuzz/resp.dict \
   -print_final_stats=1 build-fuzz/corpus tests/fuzz/corpus/resp 2>&1 | tail -n 15
-build-fuzz/tests/fuzz/rdb_reader_fuzz -max_total_time=30 -print_final_stats=1 \
+build-fuzz/tests/fuzz/rdb_reader_fuzz -max_total_time=20 -print_final_stats=1 \
   build-fuzz/corpus-rdb tests/fuzz/corpus/rdb 2>&1 | tail -n 15
-build-fuzz/tests/fuzz/aof_parser_fuzz -max_total_time=30 -print_final_stats=1 \
+build-fuzz/tests/fuzz/aof_parser_fuzz -max_total_time=20 -print_final_stats=1 \
   build-fuzz/corpus-aof tests/fuzz/corpus/aof 2>&1 | tail -n 15
-build-fuzz/tests/fuzz/repl_stream_fuzz -max_total_time=20 -dict=tests/fuzz/resp.dict \
+build-fuzz/tests/fuzz/repl_stream_fuzz -max_total_time=15 -dict=tests/fuzz/resp.dict \
   -print_final_stats=1 build-fuzz/corpus-repl tests/fuzz/corpus/repl 2>&1 | tail -n 15
+build-fuzz/tests/fuzz/lua_msgpack_fuzz -max_total_time=15 -print_final_stats=1 \
+  build-fuzz/corpus-lua 2>&1 | tail -n 15
 
 echo "== Release build and full test suite"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLINTH_WERROR=ON \

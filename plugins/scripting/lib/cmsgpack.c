@@ -239,6 +239,11 @@ static int Pack(lua_State* L) {
     }
   }
   lua_concat(L, pieces);
+  /* Freed now: the userdata's finalizer is only for a pack an error cut short (a finalizer
+   * packing while the state closes would not be finalized itself). */
+  free(buf->data);
+  buf->data = NULL;
+  buf->len = buf->cap = 0;
   return 1;
 }
 
