@@ -106,7 +106,7 @@ std::vector<std::string> RewriteForPropagation(const Call& c, const AddTrimArgs&
   for (int i = 1; i < c.argc(); ++i) {
     std::string arg(c.arg(i));
     if (a.trim.approx && i == a.trim_arg_idx - 1) {
-      arg = "=";
+      arg.assign(1, '=');
     } else if (a.trim.approx && i == a.trim_arg_idx) {
       arg = a.trim.strategy == TrimStrategy::kMaxLen ? std::to_string(s.length)
                                                      : s.first_id.ToString();
