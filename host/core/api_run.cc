@@ -47,8 +47,7 @@ int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t arg
   s.authenticated = true;  // the call itself passed authentication
   s.internal = caller && caller->internal;
   s.no_propagate = (flags & PLINTH_RUN_NO_PROPAGATE) || (caller && caller->no_propagate);
-  // Always non-zero, so Execute applies the session's refusals.
-  s.run_flags = flags | 0x80000000u;
+  s.run_flags = flags | Session::kRunSession;  // non-zero: Execute applies its refusals
   RunSink sink;
   sink.item = RunItem;
   sink.ref = RunRef;

@@ -27,7 +27,9 @@ struct Session {
   bool internal = false;      // a plugin's trusted client (client_create_internal)
   bool no_propagate = false;  // its effects stay off the propagation stream
   bool replica = false;       // client_set_replica: a replica's link (flag S, replica limits)
-  uint32_t run_flags = 0;     // PLINTH_RUN_*: a session call_command made for a plugin's call
+  // A session call_command made for a plugin's call: kRunSession plus its PLINTH_RUN_* flags.
+  static constexpr uint32_t kRunSession = 0x80000000u;
+  uint32_t run_flags = 0;
   std::string name, lib_name, lib_ver;
   const Command* last_command = nullptr;  // for CLIENT LIST's cmd=
   std::string last_subcommand;            // set for container commands (CLIENT LIST)

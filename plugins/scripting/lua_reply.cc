@@ -147,8 +147,9 @@ void PushOne(lua_State* L, const ReplyItem* items, size_t n, size_t* pos, const 
 void EmitMapped(lua_State* L, int idx, ReplySink* sink, int kind) {
   size_t len = 0;
   const char* s = lua_tolstring(L, idx, &len);
-  if (kind != 2) len = strnlen(s, len);  // a status or error is a C string in Redis
-  if (kind == 1)  // and an error loses the line ends it ends with
+  // A status or error is a C string in Redis, and an error loses the line ends it ends with.
+  if (kind != 2) len = strnlen(s, len);
+  if (kind == 1)
     while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == '\n')) len--;
   bool clean = std::memchr(s, '\r', len) == nullptr && std::memchr(s, '\n', len) == nullptr;
   if (!clean) {

@@ -6,8 +6,8 @@
 
 #include "access.h"
 #include "commands.h"
-#include "errors.h"
 #include "container.h"
+#include "errors.h"
 
 namespace plinth::stream {
 namespace {

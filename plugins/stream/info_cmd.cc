@@ -4,8 +4,8 @@
 
 #include "access.h"
 #include "commands.h"
-#include "errors.h"
 #include "container.h"
+#include "errors.h"
 
 namespace plinth::stream {
 namespace {

@@ -540,11 +540,12 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 #define PLINTH_INTERNAL_NO_PROPAGATE 0x1u /* its effects stay off the propagation stream */
 
 /* call_command flags. */
-#define PLINTH_RUN_SCRIPT 0x1u /* a script's call: PLINTH_CMD_NOSCRIPT commands are refused, a
-                                  blocking command answers as on timeout (no blocking) */
-#define PLINTH_RUN_NO_WRITES 0x2u     /* PLINTH_CMD_WRITE commands are refused (EVAL_RO) */
-#define PLINTH_RUN_NO_PROPAGATE 0x4u  /* its effects stay off the stream (redis.set_repl) */
-#define PLINTH_RUN_RESP3 0x8u         /* the command sees protocol 3 (else 2) */
+/* a script's call: PLINTH_CMD_NOSCRIPT commands are refused, a blocking command answers as on
+ * timeout (no blocking) */
+#define PLINTH_RUN_SCRIPT 0x1u
+#define PLINTH_RUN_NO_WRITES 0x2u    /* PLINTH_CMD_WRITE commands are refused (EVAL_RO) */
+#define PLINTH_RUN_NO_PROPAGATE 0x4u /* its effects stay off the stream (redis.set_repl) */
+#define PLINTH_RUN_RESP3 0x8u        /* the command sees protocol 3 (else 2) */
 
 /* Hears one item of the reply of a command run with call_command, in the order the command
  * emits them (an aggregate's header, then its elements). OWNERSHIP: item and its data are

@@ -196,8 +196,8 @@ TEST_CASE("rdb reader: passes stream values through, 7.4's as the 7.0 form") {
     FileBuilder b(11);
     b.Byte(static_cast<uint8_t>(t)).Str("s").Len(0).Len(0).Len(5).Len(1);  // empty, last id 5-1
     if (t != 15) b.Len(0).Len(0).Len(0).Len(0).Len(3);  // first id, largest deleted, added
-    b.Len(1).Str("g").Len(5).Len(1);                  // one group at 5-1
-    if (t != 15) b.Len(3);                             // entries read
+    b.Len(1).Str("g").Len(5).Len(1);                    // one group at 5-1
+    if (t != 15) b.Len(3);                              // entries read
     b.Len(0).Len(1).Str("c").Raw(std::string(t == 21 ? 16 : 8, '\1')).Len(0);  // one consumer
     CHECK(test::ReadAll(b.Finish(), &r) == "");
     REQUIRE(r.keys.count({0, "s"}) == 1);
