@@ -19,6 +19,7 @@ SENTINELS = 3
 WRITE_BEFORE_KILL_S = 2.0
 FAILOVER_BOUND_S = 30.0
 ACKS_AFTER_FAILOVER = 200
+RESETS = []  # what reset a connection during the final check (see dump_retrying)
 
 
 def start_sentinel(i, primary_port):
@@ -119,6 +120,22 @@ def write_through_failover(sentinels, primary, old_port):
     return acked_before, acked_after, figures
 
 
+def dump_retrying(client, what, attempts=3):
+    """The keyspace of client, read again from the start when the connection is reset: a
+    sentinel's reconfiguration ends with CLIENT KILL TYPE normal, which every client of a
+    failed-over deployment must survive. Each reset is printed."""
+    for attempt in range(attempts):
+        try:
+            return rs.keyspace.dump(client)
+        except redis.exceptions.ConnectionError as e:
+            print("note: the %s reset the connection while being read (%r); reading again" %
+                  (what, e))
+            RESETS.append(what)
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2)
+
+
 def check_after(new_primary, other, new_primary_announced, acked):
     p = rs.client(new_primary.port)
     role = p.execute_command("ROLE")
@@ -137,7 +154,7 @@ def check_after(new_primary, other, new_primary_announced, acked):
             new_primary_announced and info.get("master_link_status") == "up"
     rs._until("the other replica following the new primary", follows, 30, 0.1)
     rs.wait_caught_up(p, o)
-    a, b = rs.keyspace.dump(p), rs.keyspace.dump(o)
+    a, b = dump_retrying(p, "new primary"), dump_retrying(o, "other replica")
     if a != b:
         raise AssertionError("the other replica differs from the new primary (%d vs %d keys)\n"
                              "%s" % (len(a), len(b), rs.keyspace.diff(a, b)))
@@ -217,6 +234,10 @@ def main():
         keys = check_after(servers[k], servers[3 - k], new_port, acked_before + acked_after)
         if args.trace:
             print_trace(proxies)
+        if RESETS:  # which sentinel events came with the reset, for the record
+            for s in sentinels:
+                events = [ln for ln in s.log().splitlines() if " +" in ln or " -" in ln]
+                print("--- %s events:\n%s" % (s.name, "\n".join(events[-40:])))
         for s in sentinels + servers[1:]:
             assert s.alive(), "%s died:\n%s" % (s.name, s.log()[-3000:])
         print("PASS sentinel failover: setup %.1f s; %d writes acknowledged before the kill, all "
@@ -226,9 +247,9 @@ def main():
                figures["first acked write s"], figures["writes tried"], figures["errors"], keys,
                time.monotonic() - began))
         return 0
-    except AssertionError as e:
-        print("FAIL sentinel failover: %s" % e)
-        for s in sentinels:
+    except (AssertionError, redis.exceptions.RedisError) as e:
+        print("FAIL sentinel failover: %r" % e)
+        for s in sentinels + servers:
             print("--- %s log tail:\n%s" % (s.name, s.log()[-1500:]))
         return 1
     finally:
