@@ -58,7 +58,7 @@ void BM_KeyspaceGetHit(benchmark::State& state) {
   size_t i = 0;
   for (auto _ : state) {
     Entry* e = ks.db.Find(ks.RandomKey(i++));
-    benchmark::DoNotOptimize(plinth::host::EntryValue(e)->len);
+    benchmark::DoNotOptimize(plinth::host::StringLen(plinth::host::EntryValue(e)));
   }
   state.SetItemsProcessed(state.iterations());
 }

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "host/core/access.h"
 #include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
@@ -9,7 +10,7 @@
 
 namespace plinth::host {
 
-Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
+Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash, bool touch) {
   c->core->AssertMainThread("key_*");
   *hash = Db::Hash(key);
   Entry* e = CallDb(c).Find(key, *hash);
@@ -23,6 +24,10 @@ Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash) {
     c->core->ExpireKey(c->db, key);
     return nullptr;
   }
+  // A key's use: not by commands that only inspect it (OBJECT, TYPE), nor while a snapshot
+  // child shares the pages (a write would copy them).
+  if (e && touch && !(c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NO_TOUCH)) && !c->core->child_pid)
+    AccessTouch(e, c->core->evictor.access(), c->now_ms);
   return e;
 }
 
@@ -113,15 +118,15 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
   const char* data = StringData(v);
   const ReplyPath* rp = c->core->registry.reply_path.get();
   if (c->sink && rp) {
-    plinth_reply_value_info_t info{sizeof info, 0, v->len, "", 0};
+    plinth_reply_value_info_t info{sizeof info, 0, StringLen(v), "", 0};
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
       if (!ReplyAccept(c, 0)) return;
       ValueRetain(v);
-      c->sink->Ref(data, v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      c->sink->Ref(data, StringLen(v), ValueReleaseArg, const_cast<plinth_value_t*>(v));
       return;
     }
   }
-  ReplyBulk(c, data, v->len);
+  ReplyBulk(c, data, StringLen(v));
 }
 
 void ReplyBulkRef(plinth_call_t* c, const char* s, size_t n, plinth_release_fn rel, void* arg) {
@@ -147,13 +152,13 @@ const char* ValueString(const plinth_value_t* v, size_t* len) {
     if (len) *len = 0;
     return nullptr;
   }
-  if (len) *len = v->len;
+  if (len) *len = StringLen(v);
   return StringData(v);
 }
 const void* ValuePayload(const plinth_value_t* v) {
   return v && v->type != PLINTH_TYPE_STRING ? ValuePayloadOf(v) : nullptr;
 }
-int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(v->encoding); }
+int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(ValueEnc(v)); }
 
 // -- keys --
 const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
@@ -226,9 +231,9 @@ int32_t KeyMove(plinth_call_t* c, const char* src, size_t sl, const char* dst, s
   int64_t exp = EntryExpireMs(e);
   if (flags & PLINTH_MOVE_COPY) {
     if (v->type == PLINTH_TYPE_STRING) {
-      plinth_value_t* copy = ValueCreateString(StringData(v), v->len);
+      plinth_value_t* copy = ValueCreateString(StringData(v), StringLen(v));
       if (!copy) return PLINTH_ERR;
-      copy->encoding = v->encoding;  // Redis's COPY duplicates the object, encoding and all
+      SetValueEnc(copy, ValueEnc(v));  // Redis's COPY duplicates the object, encoding and all
       v = copy;
     } else {
       ValueRetain(v);  // shared: key_payload_mut copies it before either key changes it
@@ -300,8 +305,8 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
   if (!e) return PLINTH_ERR;
   if (created) c->core->KeyCreated(c->db, {k, n});
   plinth_value* v = EntryValue(e);
-  if ((flags & PLINTH_SET_NO_INT_ENCODING) && v->encoding == PLINTH_ENC_INT)
-    v->encoding = v->len <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW;
+  if ((flags & PLINTH_SET_NO_INT_ENCODING) && ValueEnc(v) == PLINTH_ENC_INT)
+    SetValueEnc(v, StringLen(v) <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW);
   c->core->dirty++;
   c->core->KeyTouched(c->db, {k, n});
   return PLINTH_OK;

@@ -195,6 +195,7 @@ const plinth_host_api_t* HostApi() {
     FillInternalClientApi(&t);
     FillReplicationApi(&t);
     FillRunApi(&t);
+    FillMemoryApi(&t);
     t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();

@@ -46,7 +46,7 @@ void* KeyPayloadMut(plinth_call_t* c, const char* k, size_t n, uint32_t type) {
 
 const char* ValueEncodingName(const plinth_value_t* v) {
   if (!v) return "raw";
-  if (v->type == PLINTH_TYPE_STRING) return StringEncodingName(v->encoding);
+  if (v->type == PLINTH_TYPE_STRING) return StringEncodingName(ValueEnc(v));
   const TypeEntry* t = TypeOf(v);
   const char* name = t->spec.encoding ? t->spec.encoding(ValuePayloadOf(v)) : nullptr;
   return name ? name : "raw";

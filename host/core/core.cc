@@ -25,6 +25,7 @@ Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread:
   }
   RegisterTransactionCommands(*this);
   exec_cmd_ = registry.FindCommand("exec");
+  RefreshAccessClock();
 }
 
 Core::~Core() {

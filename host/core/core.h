@@ -19,6 +19,7 @@
 #include "host/core/blocking.h"
 #include "host/core/db.h"
 #include "host/core/env.h"
+#include "host/core/evict.h"
 #include "host/core/options.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
@@ -142,6 +143,8 @@ class Core {
   void BeforeSleep();
   // Recounts the active batch consumers after one changed (stream_consumer_active).
   void CountActiveConsumers();
+  // Sets the access stamp new keys get (access.h) to now's; each command does it too.
+  void RefreshAccessClock() { SetNewEntryStamp(AccessStampAt(evictor.access(), NowMs())); }
   // Deletes key in db because it expired, counting and propagating it as DEL.
   void ExpireKey(int32_t db, std::string_view key);
   // Signals that key in db changed (WATCH hears it); expiry: it was deleted for its expiry.
@@ -219,10 +222,19 @@ class Core {
   plinth_plugin* loading = nullptr;  // plugin whose init is running
   std::vector<Db> dbs;
   Stats stats;
+  Evictor evictor{*this};  // maxmemory
   uint64_t dirty = 0;
   Watches watches;
   Blocking blocking;
   int64_t start_ms = 0;
+  int64_t startup_memory = 0;  // the allocator's figure once the server was up
+  int64_t peak_memory = 0;     // the highest one MemoryNow saw
+  // The allocator's figure now (Env::UsedMemory), kept in peak_memory when highest.
+  int64_t MemoryNow() {
+    const int64_t used = env_->UsedMemory();
+    if (used > peak_memory) peak_memory = used;
+    return used;
+  }
   Stream stream;
   int32_t loaders = 0;          // plugins loading now (server_set_loading): -LOADING
   uint32_t shutdown_flags = 0;  // the shutdown under way's PLINTH_SHUTDOWN_* flags
@@ -260,6 +272,10 @@ class Core {
   std::string busy_error_;      // what they get
   size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
+  bool oom_ = false;            // the last client command found memory over maxmemory
+  // Evicts before a client's command (evict.h); rejects it with Redis's OOM error and returns
+  // false when memory stays over maxmemory and cmd may grow it.
+  bool MemoryAllows(Session& s, ReplySink& sink, Command* cmd);
   // The execution unit of the top-level command running: what it propagates reaches the
   // stream's consumers whole, wrapped in MULTI ... EXEC once it holds two effects or more.
   struct Unit {

@@ -25,9 +25,9 @@ Entry* StringEntry(std::string_view key, const char* s, size_t len, int64_t expi
 // is copied, keeping its encoding (a raw string stays raw, as Redis's object does when renamed
 // or moved); anything else is pointed at.
 Entry* EntryFor(std::string_view key, plinth_value* v, int64_t expire_ms) {
-  if (v->type == PLINTH_TYPE_STRING && (v->len <= kEmbedMax || (v->flags & kValKey))) {
-    Entry* e = StringEntry(key, StringData(v), v->len, expire_ms);
-    if (e) EntryValue(e)->encoding = v->encoding;
+  if (v->type == PLINTH_TYPE_STRING && (StringLen(v) <= kEmbedMax || (v->flags & kValKey))) {
+    Entry* e = StringEntry(key, StringData(v), StringLen(v), expire_ms);
+    if (e) SetValueEnc(EntryValue(e), ValueEnc(v));
     ValueRelease(v);
     return e;
   }
@@ -39,6 +39,7 @@ Entry* EntryFor(std::string_view key, plinth_value* v, int64_t expire_ms) {
 void Db::Swap(const Where& w, Entry* old, Entry* fresh) {
   Bucket& b = w.table->buckets[w.bucket];
   SetSlot(b, w.slot, fresh, b.tag[w.slot]);
+  EntrySetAccess(fresh, EntryAccess(old));  // the key's use goes on (Redis keeps LFU counters)
   const bool old_in = EntryExpireMs(old) >= 0, fresh_in = EntryExpireMs(fresh) >= 0;
   if (old_in && fresh_in) {
     const uint32_t i = EntryExpIndex(old);
@@ -104,20 +105,21 @@ Entry* Db::SetString(std::string_view key, uint64_t h, Entry* old, const char* s
 char* Db::StringResize(Entry* e, size_t len) {
   plinth_value* v = EntryValue(e);
   const bool shared = v->refs.load(std::memory_order_acquire) != 1;
-  if (!shared && (len <= v->len || len <= StringRoom(v))) {
+  const size_t vlen = StringLen(v);
+  if (!shared && (len <= vlen || len <= StringRoom(v))) {
     char* d = StringData(v);
-    if (len > v->len) std::memset(d + v->len, 0, len - v->len);
+    if (len > vlen) std::memset(d + vlen, 0, len - vlen);
     d[len] = 0;
-    v->len = static_cast<uint32_t>(len);
-    v->encoding = PLINTH_ENC_RAW;
+    SetStringLen(v, len);
+    SetValueEnc(v, PLINTH_ENC_RAW);
     return d;
   }
   if (len > kMaxStringLen) return nullptr;
   // Like Redis's strings: double while small, then grow by 1 MiB steps.
   size_t cap = len;
-  if (len > v->len) cap = len < (1u << 20) ? len * 2 : len + (1u << 20);
+  if (len > vlen) cap = len < (1u << 20) ? len * 2 : len + (1u << 20);
   cap = std::min(cap, kMaxStringLen);
-  const size_t keep = std::min<size_t>(v->len, len);
+  const size_t keep = std::min(vlen, len);
   const int64_t exp = EntryExpireMs(e);
   plinth_value* target = nullptr;
   Entry* fresh;
@@ -145,8 +147,8 @@ char* Db::StringResize(Entry* e, size_t len) {
   char* d = StringData(nv);
   if (len > keep) std::memset(d + keep, 0, len - keep);
   d[len] = 0;
-  nv->len = static_cast<uint32_t>(len);
-  nv->encoding = PLINTH_ENC_RAW;
+  SetStringLen(nv, len);
+  SetValueEnc(nv, PLINTH_ENC_RAW);
   return d;
 }
 
@@ -178,11 +180,11 @@ Entry* Db::SetExpire(Entry* e, int64_t ms) {
     target = EntryValue(e);
     ValueRetain(target);
   }
-  Entry* fresh = target
-                     ? EntryCreate(EntryKey(e), nullptr, 0, 0, target, true, ms)
-                     : EntryCreate(EntryKey(e), StringData(e), e->len, e->len, nullptr, true, ms);
+  Entry* fresh = target ? EntryCreate(EntryKey(e), nullptr, 0, 0, target, true, ms)
+                        : EntryCreate(EntryKey(e), StringData(e), StringLen(e), StringLen(e),
+                                      nullptr, true, ms);
   if (!fresh) return nullptr;
-  if (!target) fresh->encoding = e->encoding;
+  if (!target) SetValueEnc(fresh, ValueEnc(e));
   Swap(SlotOf(e), e, fresh);
   return fresh;
 }

@@ -172,7 +172,7 @@ void Db::Prefetch(const std::string_view* keys, size_t n, bool bytes) const {
     constexpr uintptr_t kLine = 64;  // the lines of the bytes after the first, up to 1 KiB
     const char* d = StringData(v);
     uintptr_t line = (reinterpret_cast<uintptr_t>(d) & ~(kLine - 1)) + kLine;
-    const uintptr_t end = reinterpret_cast<uintptr_t>(d) + std::min<size_t>(v->len, 1024);
+    const uintptr_t end = reinterpret_cast<uintptr_t>(d) + std::min<size_t>(StringLen(v), 1024);
     for (; line < end; line += kLine) __builtin_prefetch(reinterpret_cast<const void*>(line));
   }
 }

@@ -13,12 +13,6 @@
 namespace plinth::host {
 namespace {
 
-inline uint64_t MonoUs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
-}
-
 // Redis prints the names as C strings: each stops at its first NUL byte.
 std::string_view CText(const char* p, size_t len, size_t max) {
   return std::string_view(p, strnlen(p, std::min(len, max)));
@@ -180,6 +174,22 @@ bool Core::RunAllowed(Session& s, ReplySink& sink, Command* cmd) {
   return true;
 }
 
+bool Core::MemoryAllows(Session& s, ReplySink& sink, Command* cmd) {
+  const uint32_t f = cmd->spec.flags;
+  // A command inside another (EXEC, a script) finds what its caller found; the internal
+  // clients (a replica's stream, loading) never evict.
+  if (exec_depth_ == 0 && !s.internal) oom_ = evictor.Perform() == EvictResult::kFail;
+  if (!oom_ || s.internal) return true;
+  // Redis refuses what may grow memory, and anything but EXEC, DISCARD, QUIT and RESET queued
+  // in MULTI; an EXEC whose queue holds a command that may grow memory.
+  const bool queueing = s.tx.active && !(f & PLINTH_CMD_SKIP_MULTI);
+  const bool grows =
+      (f & PLINTH_CMD_DENYOOM) || (cmd == exec_cmd_ && (s.tx.queued_flags & PLINTH_CMD_DENYOOM));
+  if (!grows && !queueing) return true;
+  Reject(s, sink, cmd, kOomError);
+  return false;
+}
+
 void Core::ServeBusy(const Session& caller, std::string_view error) {
   if (busy_) return;
   busy_ = true;
@@ -246,10 +256,12 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
                       "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                       "allowed in this context");
   }
+  if (evictor.limit() > 0 && !MemoryAllows(s, sink, cmd)) return;
   if (s.tx.active && (cmd->spec.flags & PLINTH_CMD_NO_MULTI))
     return Reject(s, sink, cmd, "ERR Command not allowed inside a transaction");
   if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
     Queue(s.tx, argc, argv, argvlen);
+    s.tx.queued_flags |= cmd->spec.flags;
     plinth_reply_item_t queued{};
     queued.struct_size = sizeof queued;
     queued.type = PLINTH_REPLY_SIMPLE;
@@ -268,6 +280,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   call.argvlen = argvlen;
   call.db = s.db;
   call.now_ms = s.last_interaction_ms;
+  SetNewEntryStamp(AccessStampAt(evictor.access(), call.now_ms));
   call.block_state = rerun_state_;
   rerun_state_ = PLINTH_BLOCK_NONE;
   uint64_t dirty_before = dirty;

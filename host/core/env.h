@@ -5,6 +5,7 @@
 #pragma once
 
 #include <plinth/plugin.h>
+#include <time.h>
 
 #include <cstdint>
 #include <string>
@@ -30,6 +31,13 @@ struct plinth_conn {
 };
 
 namespace plinth::host {
+
+// The monotonic clock in microseconds (real time, also in the fake host). Any thread.
+inline uint64_t MonoUs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
+}
 
 enum class LogLevel : uint32_t { kDebug = 0, kVerbose = 1, kNotice = 2, kWarning = 3 };
 
@@ -59,6 +67,19 @@ class Env {
   virtual int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) = 0;
   // SHUTDOWN: begins a clean stop once the current command returns.
   virtual void RequestShutdown() = 0;
+
+  // Bytes the allocator has handed out and not taken back (INFO used_memory). Any thread.
+  virtual int64_t UsedMemory() = 0;
+  // Of those, what maxmemory does not count: replicas' output buffers (as Redis).
+  virtual int64_t NotCountedMemory() { return 0; }
+  // What the clients' query and output buffers hold, replicas' included.
+  virtual int64_t ClientMemory() { return 0; }
+  // The process's resident set (INFO used_memory_rss).
+  virtual int64_t RssMemory() { return 0; }
+  // MEMORY PURGE: returns the allocator's free pages to the system.
+  virtual void ReleaseFreeMemory() {}
+  // MEMORY MALLOC-STATS: the allocator's own report.
+  virtual std::string AllocatorStats() { return "Stats not supported for the current allocator"; }
 
   // Appends the env's fields of an INFO section ("clients", "memory", "server") to out, in
   // "name:value\r\n" lines.

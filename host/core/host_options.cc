@@ -68,7 +68,8 @@ bool RegisterOptionTable(Options& options, const HostOption* table, size_t n, vo
 }
 
 bool Core::RegisterOptions(std::string* err) {
-  return RegisterOptionTable(options, kCoreOptions, std::size(kCoreOptions), this, err);
+  return RegisterOptionTable(options, kCoreOptions, std::size(kCoreOptions), this, err) &&
+         evictor.RegisterOptions(err);
 }
 
 }  // namespace plinth::host

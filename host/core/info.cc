@@ -50,7 +50,18 @@ void Clients(Core& s, std::string& o) { s.env().InfoFields("clients", &o); }
 void IoThreads(Core& s, std::string& o) { s.env().InfoFields("io_threads", &o); }
 
 void Memory(Core& s, std::string& o) {
+  const MemoryFigures m = MeasureMemory(s);
+  Field(o, "used_memory", m.used);
+  Field(o, "used_memory_human", HumanBytes(m.used));
   s.env().InfoFields("memory", &o);
+  Field(o, "used_memory_peak", m.peak);
+  Field(o, "used_memory_peak_human", HumanBytes(m.peak));
+  Field(o, "used_memory_overhead", m.overhead);
+  Field(o, "used_memory_startup", m.startup);
+  Field(o, "used_memory_dataset", m.dataset);
+  Field(o, "mem_clients_slaves", m.replicas);
+  Field(o, "mem_clients_normal", m.clients - m.replicas);
+  s.evictor.InfoFields(&o);
   Field(o, "values_alive", ValuesAlive());
 }
 
@@ -64,6 +75,7 @@ void Stats_(Core& s, std::string& o) {
   Field(o, "reply_bytes_copied", st.reply_bytes_copied);
   Field(o, "rejected_connections", st.rejected_connections);
   Field(o, "expired_keys", st.expired_keys);
+  Field(o, "evicted_keys", s.evictor.evicted);
   Field(o, "keyspace_hits", st.keyspace_hits);
   Field(o, "keyspace_misses", st.keyspace_misses);
   Field(o, "total_error_replies", st.error_replies);
@@ -163,6 +175,20 @@ void Begin(std::string& o, const std::string& title) {
 }
 
 }  // namespace
+
+std::string HumanBytes(int64_t bytes) {
+  char buf[32];
+  const double b = static_cast<double>(bytes);
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
+  else if (bytes < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fK", b / 1024);
+  else if (bytes < 1024LL * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2fM", b / (1024 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.2fG", b / (1024.0 * 1024 * 1024));
+  return buf;
+}
 
 void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len) {
   if (!info || !name) return;

@@ -15,5 +15,7 @@ namespace plinth::host {
 
 void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len);
 void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value);
+// Bytes as INFO's *_human fields print them: "812B", "1.50K", "100.00M", "2.00G".
+std::string HumanBytes(int64_t bytes);
 
 }  // namespace plinth::host

@@ -15,6 +15,7 @@ void Transaction::EndMulti() {
   active = aborted = false;
   queue.clear();
   queued_bytes = 0;
+  queued_flags = 0;
 }
 
 void Transaction::Unwatch() {

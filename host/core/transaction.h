@@ -36,7 +36,8 @@ struct Transaction {
   bool aborted = false;    // a command was refused while queueing: EXEC answers EXECABORT
   bool dirty = false;      // a watched key changed: EXEC answers a null array
   std::vector<std::vector<std::string>> queue;
-  size_t queued_bytes = 0;  // argument bytes in queue (CLIENT LIST multi-mem)
+  size_t queued_bytes = 0;    // argument bytes in queue (CLIENT LIST multi-mem)
+  uint32_t queued_flags = 0;  // the PLINTH_CMD_* flags of the queued commands, or-ed
   std::vector<WatchedKey> watched;
   Watches* watches = nullptr;  // the index watched is registered in
 

@@ -11,6 +11,7 @@
 #include <plinth/text.hpp>
 #include <vector>
 
+#include "host/core/access.h"
 #include "host/core/registry.h"
 
 namespace plinth::host {
@@ -25,10 +26,10 @@ plinth_value* NewObject(size_t body, uint8_t type, uint8_t flags) {
   if (!v) return nullptr;
   new (&v->refs) std::atomic<uint32_t>(1);
   v->type = type;
-  v->encoding = PLINTH_ENC_RAW;
-  v->flags = flags;
+  v->access_lo = 0;
+  v->flags = flags;  // PLINTH_ENC_RAW
   v->klen = 0;
-  v->len = 0;
+  v->size.len = 0;
   return v;
 }
 
@@ -53,8 +54,8 @@ plinth_value_t* ValueCreateStringRoom(const char* s, size_t len, size_t cap) {
   if (cap > kMaxStringLen) return nullptr;
   plinth_value* v = NewObject(cap + 1, PLINTH_TYPE_STRING, 0);
   if (!v) return nullptr;
-  v->encoding = static_cast<uint8_t>(StringEncoding(s, len));
-  v->len = static_cast<uint32_t>(len);
+  SetValueEnc(v, StringEncoding(s, len));
+  v->size.len = static_cast<uint32_t>(len);
   if (len) std::memcpy(v->body, s, len);
   v->body[len] = 0;
   g_alive.fetch_add(1, std::memory_order_relaxed);
@@ -73,6 +74,7 @@ Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
     if (target) ValueRelease(target);
     return nullptr;
   }
+  EntrySetAccess(e, NewEntryStamp());
   if (expire) {
     EntrySetExpire(e, expire_ms);
     EntrySetExpIndex(e, 0);
@@ -91,8 +93,8 @@ Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
   }
   if (len) std::memcpy(p, s, len);
   p[len] = 0;
-  e->len = static_cast<uint32_t>(len);
-  e->encoding = static_cast<uint8_t>(StringEncoding(s, len));
+  e->size.entry.len = static_cast<uint16_t>(len);
+  SetValueEnc(e, StringEncoding(s, len));
   g_alive.fetch_add(1, std::memory_order_relaxed);
   return e;
 }
@@ -121,13 +123,13 @@ void* ValuePayloadOf(const plinth_value_t* v) {
 bool ValueStringOverwrite(plinth_value_t* v, const char* s, size_t len) {
   constexpr size_t kSlack = 32;  // room a small string may keep beyond twice its length
   if (v->type != PLINTH_TYPE_STRING || v->refs.load(std::memory_order_acquire) != 1 ||
-      v->len > 2 * len + kSlack || (len > v->len && len > StringRoom(v)))
+      StringLen(v) > 2 * len + kSlack || (len > StringLen(v) && len > StringRoom(v)))
     return false;
   char* d = StringData(v);
   std::memmove(d, s, len);
-  v->len = static_cast<uint32_t>(len);
+  SetStringLen(v, len);
   d[len] = 0;
-  v->encoding = static_cast<uint8_t>(StringEncoding(s, len));
+  SetValueEnc(v, StringEncoding(s, len));
   return true;
 }
 

@@ -6,6 +6,11 @@
 // value the entry points at. Refcounts are atomic so IO threads can release values they wrote
 // by reference.
 //
+// An entry's string is at most kEmbedMax bytes, so its length takes 16 bits of the header's
+// length word and the other 16 bits, with the byte a standalone value leaves unused, hold the
+// entry's 24-bit access stamp (access.h). The stamp's bytes are their own fields: the main
+// thread updates them while IO threads read the length and bytes of the same entry.
+//
 // Layout after the header, each part present only when its flag is set:
 //   kValExpire   int64 expire_ms, uint32 index in Db::expiring_     (12 bytes)
 //   kValLongKey  uint32 key length (keys of 255 bytes or more)      (4 bytes)
@@ -26,11 +31,17 @@
 
 struct plinth_value {
   std::atomic<uint32_t> refs;
-  uint8_t type;      // PLINTH_TYPE_STRING or a plugin type id (16..255)
-  uint8_t encoding;  // PLINTH_ENC_*
-  uint8_t flags;     // kVal*
-  uint8_t klen;      // the key's length when kValKey and it is under 255
-  uint32_t len;      // a string's length (0 for typed values and indirect entries)
+  uint8_t type;       // PLINTH_TYPE_STRING or a plugin type id (16..255)
+  uint8_t access_lo;  // an entry's access stamp, bits 0-7
+  uint8_t flags;      // kVal* in bits 0-3, a string's PLINTH_ENC_* in bits 6-7
+  uint8_t klen;       // the key's length when kValKey and it is under 255
+  union {
+    uint32_t len;  // a standalone string's length (0 for typed values)
+    struct {
+      uint16_t len;        // its string's length (0 when kValIndirect)
+      uint16_t access_hi;  // its access stamp, bits 8-23
+    } entry;
+  } size;
   char body[];
 };
 
@@ -42,10 +53,36 @@ constexpr uint8_t kValLongKey = 4;   // the key's length is a uint32 part
 constexpr uint8_t kValIndirect = 8;  // an entry pointing at a standalone value
 // Strings up to this long are stored inside their key's entry.
 constexpr size_t kEmbedMax = 1024;
+static_assert(kEmbedMax * 2 < UINT16_MAX, "an entry's string length (and room) takes 16 bits");
 // The longest string value (lengths are 32-bit).
 constexpr size_t kMaxStringLen = UINT32_MAX - 1;
 
 using Entry = plinth_value;
+
+// A string's length: an entry's 16 bits or a standalone value's 32. Any thread holding v.
+inline size_t StringLen(const plinth_value* v) {
+  return v->flags & kValKey ? v->size.entry.len : v->size.len;
+}
+inline void SetStringLen(plinth_value* v, size_t len) {
+  if (v->flags & kValKey)
+    v->size.entry.len = static_cast<uint16_t>(len);
+  else
+    v->size.len = static_cast<uint32_t>(len);
+}
+// A string's PLINTH_ENC_*.
+constexpr uint8_t kValEncShift = 6;
+inline uint32_t ValueEnc(const plinth_value* v) { return v->flags >> kValEncShift; }
+inline void SetValueEnc(plinth_value* v, uint32_t enc) {
+  v->flags = static_cast<uint8_t>((v->flags & ((1u << kValEncShift) - 1)) | enc << kValEncShift);
+}
+// An entry's 24-bit access stamp (access.h). Main thread.
+inline uint32_t EntryAccess(const Entry* e) {
+  return e->access_lo | static_cast<uint32_t>(e->size.entry.access_hi) << 8;
+}
+inline void EntrySetAccess(Entry* e, uint32_t stamp) {
+  e->access_lo = static_cast<uint8_t>(stamp);
+  e->size.entry.access_hi = static_cast<uint16_t>(stamp >> 8);
+}
 
 // Where the key part starts in body.
 inline size_t KeyOffset(const plinth_value* v) {

@@ -77,23 +77,23 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
   constexpr size_t kFrameRoom = 64;  // a bulk's header and trailer, with room to spare
   const Protocol* proto = c->shell->core.registry.protocol.get();
   OutSeg* tail = &TailCopySeg(c);
-  if (tail->len > 0 && tail->cap - tail->len < v->len + kFrameRoom)
-    tail = &NewCopySeg(c, std::max(kOutChunk, v->len + kFrameRoom));
+  if (tail->len > 0 && tail->cap - tail->len < StringLen(v) + kFrameRoom)
+    tail = &NewCopySeg(c, std::max(kOutChunk, StringLen(v) + kFrameRoom));
   OutSeg& seg = *tail;
   char trailer[16];
   plinth_outbuf_t prefix{seg.data, seg.len, seg.cap, ClientGrowOut, c};
   plinth_outbuf_t suffix{trailer, 0, sizeof trailer, NoGrow, nullptr};
   const size_t before = seg.len;
   const bool ok = proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto),
-                                         v->len, &prefix, &suffix) == PLINTH_OK &&
-                  (prefix.cap - prefix.len >= v->len + suffix.len ||
-                   ClientGrowOut(&prefix, v->len + suffix.len) == PLINTH_OK);
+                                         StringLen(v), &prefix, &suffix) == PLINTH_OK &&
+                  (prefix.cap - prefix.len >= StringLen(v) + suffix.len ||
+                   ClientGrowOut(&prefix, StringLen(v) + suffix.len) == PLINTH_OK);
   seg.data = prefix.data;
   seg.cap = prefix.cap;
   if (!ok) return false;
   const size_t off = prefix.len;
-  std::memcpy(seg.data + off + v->len, trailer, suffix.len);
-  seg.len = off + v->len + suffix.len;
+  std::memcpy(seg.data + off + StringLen(v), trailer, suffix.len);
+  seg.len = off + StringLen(v) + suffix.len;
   ValueRetain(v);
   c->fills.push_back({&seg, off, v});
   c->out_bytes += seg.len - before;
@@ -137,23 +137,23 @@ void SinkValue(ReplySink* self, const plinth_value_t* v) {
   if (c->closed) return;
   Stats& st = c->shell->core.stats;
   if (const ReplyPath* rp = c->shell->core.registry.reply_path.get()) {
-    plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, v->len,
+    plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, StringLen(v),
                                    c->transport->name.c_str(),
                                    static_cast<int32_t>(c->shell->io.ActiveCount())};
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
       ValueRetain(v);
-      st.reply_bytes_referenced += v->len;
-      SinkRef(self, StringData(v), v->len, ValueReleaseArg, const_cast<plinth_value_t*>(v));
+      st.reply_bytes_referenced += StringLen(v);
+      SinkRef(self, StringData(v), StringLen(v), ValueReleaseArg, const_cast<plinth_value_t*>(v));
       return;
     }
   }
-  st.reply_bytes_copied += v->len;
-  if (v->len >= kMinFill && c->shell->io.Active() && ReserveFill(c, v)) return;
+  st.reply_bytes_copied += StringLen(v);
+  if (StringLen(v) >= kMinFill && c->shell->io.Active() && ReserveFill(c, v)) return;
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
   item.type = PLINTH_REPLY_BULK;
   item.data = StringData(v);
-  item.len = v->len;
+  item.len = StringLen(v);
   SinkItem(self, item);
 }
 
@@ -225,7 +225,7 @@ void ClientWriteOutput(Client* c) {
   wr.status = 0;
   wr.yielded = false;
   for (const OutFill& f : wr.fills)
-    std::memcpy(f.seg->data + f.off, StringData(f.value), f.value->len);
+    std::memcpy(f.seg->data + f.off, StringData(f.value), StringLen(f.value));
   ReleaseFills(wr.fills);
   // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
   // thread while other clients wait; a notifying transport queues without blocking anyway.

@@ -1,6 +1,6 @@
-// Periodic work: the core's active expiry within a quarter of the cron period, a millisecond
-// of table resizing, then the clients that were idle too long or stayed over their soft output
-// limit, then the IO threads' load policy.
+// Periodic work: the clients' buffer sizes and what eviction left to do, the core's active expiry
+// within a quarter of the cron period, a millisecond of table resizing, then the clients that were
+// idle too long or stayed over their soft output limit, then the IO threads' load policy.
 #include "host/shell/cron.h"
 
 #include "host/shell/client.h"
@@ -34,8 +34,24 @@ void CloseIdleClients(Shell& s) {
   for (Client* c : over_soft) ClientCheckOutputLimits(c);
 }
 
+// What the clients' buffers hold (MEMORY STATS), and replicas' output, which maxmemory does not
+// count.
+void CountClientBuffers(Shell& s) {
+  int64_t all = 0, replicas = 0;
+  for (auto& [id, c] : s.clients) {
+    all += static_cast<int64_t>(c->qcap + c->out_bytes);
+    if (c->session.replica) replicas += static_cast<int64_t>(c->out_bytes);
+  }
+  s.client_buffers = all;
+  s.replica_buffers = replicas;
+}
+
 void OnCron(uv_timer_t* h) {
   Shell& s = *static_cast<Shell*>(h->data);
+  CountClientBuffers(s);
+  s.core.MemoryNow();  // keeps the peak
+  s.core.RefreshAccessClock();
+  s.core.evictor.Perform();  // what the commands' budgets left, also when no command comes
   s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
   s.core.ActiveRehash(1000);
   CloseIdleClients(s);

@@ -4,6 +4,9 @@
 #include <gperftools/malloc_extension.h>
 #else
 #include <malloc.h>
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#include <sanitizer/allocator_interface.h>
+#endif
 #endif
 #include <unistd.h>
 
@@ -12,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "host/core/info.h"
 #include "host/core/lazy_free.h"
 #include "host/shell/client.h"
 #include "host/shell/server.h"
@@ -27,20 +31,6 @@ void Field(std::string* o, const char* name, const std::string& v) {
 }
 void Field(std::string* o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
 
-std::string Human(int64_t bytes) {
-  char buf[32];
-  double b = static_cast<double>(bytes);
-  if (bytes < 1024)
-    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
-  else if (bytes < 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2fK", b / 1024);
-  else if (bytes < 1024LL * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2fM", b / (1024 * 1024));
-  else
-    std::snprintf(buf, sizeof buf, "%.2fG", b / (1024.0 * 1024 * 1024));
-  return buf;
-}
-
 int64_t RssBytes() {
   std::ifstream f("/proc/self/statm");
   long long pages = 0, rss = 0;
@@ -53,18 +43,15 @@ size_t TcmallocProp(const char* name) {
 #ifndef PLINTH_NO_TCMALLOC
   MallocExtension::instance()->GetNumericProperty(name, &v);
 #else
-  if (std::strcmp(name, "generic.current_allocated_bytes") == 0) v = mallinfo2().uordblks;
+  (void)name;
 #endif
   return v;
 }
 
-void Memory(std::string* o) {
-  int64_t used = static_cast<int64_t>(TcmallocProp("generic.current_allocated_bytes"));
-  int64_t rss = RssBytes();
-  Field(o, "used_memory", used);
-  Field(o, "used_memory_human", Human(used));
+void Memory(std::string* o, int64_t used) {
+  const int64_t rss = RssBytes();
   Field(o, "used_memory_rss", rss);
-  Field(o, "used_memory_rss_human", Human(rss));
+  Field(o, "used_memory_rss_human", HumanBytes(rss));
   Field(o, "mem_fragmentation_ratio",
         used ? std::to_string(static_cast<double>(rss) / static_cast<double>(used)) : "0");
 #ifndef PLINTH_NO_TCMALLOC
@@ -93,10 +80,41 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
     Field(out, "maxclients", limits.maxclients);
     Field(out, "blocked_clients", static_cast<int64_t>(core.blocking.Count()));
   } else if (section == "memory") {
-    Memory(out);
+    Memory(out, UsedMemory());
   } else if (section == "io_threads") {
     io.Info(out);
   }
+}
+
+int64_t Shell::UsedMemory() {
+#ifndef PLINTH_NO_TCMALLOC
+  return static_cast<int64_t>(TcmallocProp("generic.current_allocated_bytes"));
+#elif defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return static_cast<int64_t>(__sanitizer_get_current_allocated_bytes());
+#else
+  return static_cast<int64_t>(mallinfo2().uordblks);
+#endif
+}
+
+int64_t Shell::RssMemory() { return RssBytes(); }
+
+void Shell::ReleaseFreeMemory() {
+#ifndef PLINTH_NO_TCMALLOC
+  MallocExtension::instance()->ReleaseFreeMemory();
+#else
+  malloc_trim(0);
+#endif
+}
+
+std::string Shell::AllocatorStats() {
+#ifndef PLINTH_NO_TCMALLOC
+  std::string text(64 * 1024, '\0');
+  MallocExtension::instance()->GetStats(text.data(), static_cast<int>(text.size()));
+  text.resize(std::strlen(text.c_str()));
+  return text;
+#else
+  return Env::AllocatorStats();
+#endif
 }
 
 void Shell::DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) {

@@ -365,6 +365,7 @@ int Shell::Run() {
   block_timer_.data = this;
   CronStart(*this, &cron_);
   started = true;
+  core.startup_memory = UsedMemory();
   core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
   core.Log(LogLevel::kNotice, "Ready to accept connections");
   uv_run(loop, UV_RUN_DEFAULT);

@@ -62,6 +62,10 @@ class Shell final : public Env {
   std::vector<Client*> unblocked;
   std::vector<Listener*> listeners;
   Limits limits;
+  // What the clients' buffers hold, all and replicas', as the cron last counted (maxmemory does
+  // not count replicas' output, as in Redis).
+  int64_t client_buffers = 0;
+  int64_t replica_buffers = 0;
   IoSettings io_settings;
   IoThreads io;
   bool started = false;
@@ -104,6 +108,12 @@ class Shell final : public Env {
   int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { Stop(); }
   void InfoFields(std::string_view section, std::string* out) override;
+  int64_t UsedMemory() override;  // introspection.cc
+  int64_t NotCountedMemory() override { return replica_buffers; }
+  int64_t ClientMemory() override { return client_buffers; }
+  int64_t RssMemory() override;
+  void ReleaseFreeMemory() override;
+  std::string AllocatorStats() override;
   void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
   void ClientUnblocked(Session& s) override;

@@ -60,6 +60,8 @@ void FlushDb(Call& c);
 void FlushAll(Call& c);
 
 // object_cmds.cc
+// A help reply: an array of simple strings.
+void ReplyHelp(const Call& c, std::initializer_list<std::string_view> lines);
 void Object(Call& c);
 void Memory(Call& c);
 

@@ -9,6 +9,8 @@ constexpr uint32_t kW = PLINTH_CMD_WRITE;
 constexpr uint32_t kR = PLINTH_CMD_READONLY;
 constexpr uint32_t kF = PLINTH_CMD_FAST;
 constexpr uint32_t kDenyOom = PLINTH_CMD_DENYOOM;
+// Looks at keys without refreshing their access stamps (Redis's LOOKUP_NOTOUCH ones).
+constexpr uint32_t kNoTouch = PLINTH_CMD_NO_TOUCH;
 
 const sdk::CommandDef kCommands[] = {
     {"del", -2, kW, 1, -1, 1, Del, "generic", "key [key ...]", "Delete a key", "1.0.0"},
@@ -16,10 +18,10 @@ const sdk::CommandDef kCommands[] = {
      "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non "
      "blocking.",
      "4.0.0"},
-    {"exists", -2, kR | kF, 1, -1, 1, Exists, "generic", "key [key ...]",
+    {"exists", -2, kR | kF | kNoTouch, 1, -1, 1, Exists, "generic", "key [key ...]",
      "Determine if a key exists", "1.0.0"},
-    {"type", 2, kR | kF, 1, 1, 1, Type, "generic", "key", "Determine the type stored at key",
-     "1.0.0"},
+    {"type", 2, kR | kF | kNoTouch, 1, 1, 1, Type, "generic", "key",
+     "Determine the type stored at key", "1.0.0"},
     {"touch", -2, kR | kF, 1, -1, 1, Touch, "generic", "key [key ...]",
      "Alters the last access time of a key(s). Returns the number of existing keys specified.",
      "3.2.1"},
@@ -32,13 +34,13 @@ const sdk::CommandDef kCommands[] = {
     {"pexpireat", -3, kW | kF, 1, 1, 1, PExpireAt, "generic",
      "key unix-time-milliseconds [NX|XX|GT|LT]",
      "Set the expiration for a key as a UNIX timestamp specified in milliseconds", "2.6.0"},
-    {"expiretime", 2, kR | kF, 1, 1, 1, ExpireTime, "generic", "key",
+    {"expiretime", 2, kR | kF | kNoTouch, 1, 1, 1, ExpireTime, "generic", "key",
      "Get the expiration Unix timestamp for a key", "7.0.0"},
-    {"pexpiretime", 2, kR | kF, 1, 1, 1, PExpireTime, "generic", "key",
+    {"pexpiretime", 2, kR | kF | kNoTouch, 1, 1, 1, PExpireTime, "generic", "key",
      "Get the expiration Unix timestamp for a key in milliseconds", "7.0.0"},
-    {"ttl", 2, kR | kF, 1, 1, 1, Ttl, "generic", "key", "Get the time to live for a key in seconds",
-     "1.0.0"},
-    {"pttl", 2, kR | kF, 1, 1, 1, PTtl, "generic", "key",
+    {"ttl", 2, kR | kF | kNoTouch, 1, 1, 1, Ttl, "generic", "key",
+     "Get the time to live for a key in seconds", "1.0.0"},
+    {"pttl", 2, kR | kF | kNoTouch, 1, 1, 1, PTtl, "generic", "key",
      "Get the time to live for a key in milliseconds", "2.6.0"},
     {"persist", 2, kW | kF, 1, 1, 1, Persist, "generic", "key", "Remove the expiration from a key",
      "2.2.0"},
@@ -63,10 +65,11 @@ const sdk::CommandDef kCommands[] = {
      "Remove all keys from the current database", "1.0.0"},
     {"flushall", -1, kW, 0, 0, 0, FlushAll, "server", "[ASYNC|SYNC]",
      "Remove all keys from all databases", "1.0.0"},
-    {"object", -2, kR, 0, 0, 0, Object, "generic",
+    {"object", -2, kR | kNoTouch, 0, 0, 0, Object, "generic",
      "<ENCODING key|FREQ key|IDLETIME key|REFCOUNT key|HELP>",
      "A container for object introspection commands", "2.2.3"},
-    {"memory", -2, kR, 0, 0, 0, Memory, "server", "<USAGE key [SAMPLES count]|HELP>",
+    {"memory", -2, kR | kNoTouch, 0, 0, 0, Memory, "server",
+     "<DOCTOR|MALLOC-STATS|PURGE|STATS|USAGE key [SAMPLES count]|HELP>",
      "A container for memory diagnostics commands", "4.0.0"},
 };
 

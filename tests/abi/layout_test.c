@@ -170,7 +170,7 @@ FIELD(plinth_rdb_io_t, write_raw, 64, 8);
 FIELD(plinth_rdb_io_t, read_raw, 72, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1152);
+MIN_SIZE(plinth_host_api_t, 1168);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -317,6 +317,8 @@ FIELD(plinth_host_api_t, server_run_id, 1120, 8);
 FIELD(plinth_host_api_t, call_command, 1128, 8);
 FIELD(plinth_host_api_t, call_yield, 1136, 8);
 FIELD(plinth_host_api_t, server_stopping, 1144, 8);
+FIELD(plinth_host_api_t, key_access, 1152, 8);
+FIELD(plinth_host_api_t, memory_report, 1160, 8);
 
 /* ---- plinth_stream_batch_t ---- */
 MIN_SIZE(plinth_stream_batch_t, 32);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace {
 
@@ -32,12 +33,15 @@ REGISTER_LISTENER("case-counter", 1, CaseCounter);
 
 int main(int argc, char** argv) {
   // --plinth-io-threads=N: the servers the tests start run N IO threads, all of them always
-  // active (CTest runs the server suites once more this way). doctest ignores the flag.
-  for (int i = 1; i < argc; ++i) {
-    const char* flag = "--plinth-io-threads=";
-    if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
-      setenv("PLINTH_TEST_IO_THREADS", argv[i] + std::strlen(flag), 1);
-  }
+  // active; --plinth-maxmemory=BYTES: they run under that maxmemory with allkeys-lru (CTest
+  // runs the server suites once more each way). doctest ignores the flags.
+  const std::pair<const char*, const char*> flags[] = {
+      {"--plinth-io-threads=", "PLINTH_TEST_IO_THREADS"},
+      {"--plinth-maxmemory=", "PLINTH_TEST_MAXMEMORY"}};
+  for (int i = 1; i < argc; ++i)
+    for (const auto& [flag, env] : flags)
+      if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0)
+        setenv(env, argv[i] + std::strlen(flag), 1);
   doctest::Context context(argc, argv);
   int rc = context.run();
   if (context.shouldExit()) return rc;  // --list-test-cases and friends

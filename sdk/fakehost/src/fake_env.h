@@ -23,6 +23,7 @@ class FakeEnv final : public host::Env {
   int64_t now_ms = FakeHost::kDefaultTimeMs;
   host::Session* session = nullptr;  // the one client
   bool shutdown_requested = false;
+  int64_t used_memory = 0;  // what UsedMemory reports (FakeHost::SetUsedMemory)
   // Delivers client_push to a fake client; set by the fake host.
   std::function<int32_t(uint64_t, const plinth_reply_item_t*, size_t)> push;
 
@@ -51,6 +52,7 @@ class FakeEnv final : public host::Env {
   int64_t KillClients(host::Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { shutdown_requested = true; }
   void InfoFields(std::string_view section, std::string* out) override;
+  int64_t UsedMemory() override { return used_memory; }
   int32_t PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) override {
     return push ? push(id, items, n) : PLINTH_ERR;
   }

@@ -305,7 +305,7 @@ std::optional<std::string> FakeHost::GetString(std::string_view key, int32_t db)
   if (!impl_->Live(e)) return std::nullopt;
   const plinth_value_t* v = host::EntryValue(e);
   if (v->type != PLINTH_TYPE_STRING) return std::nullopt;
-  return std::string(host::StringData(v), v->len);
+  return std::string(host::StringData(v), host::StringLen(v));
 }
 
 int64_t FakeHost::ExpireAtMs(std::string_view key, int32_t db) const {
@@ -326,8 +326,16 @@ uint64_t FakeHost::KeyCount(int32_t db) const {
 
 int64_t FakeHost::LiveValues() { return host::ValuesAlive(); }
 
-void FakeHost::SetTimeMs(int64_t unix_ms) { impl_->env.now_ms = unix_ms; }
+void FakeHost::SetTimeMs(int64_t unix_ms) {
+  impl_->env.now_ms = unix_ms;
+  impl_->core.RefreshAccessClock();
+}
 int64_t FakeHost::TimeMs() const { return impl_->env.now_ms; }
+void FakeHost::SetUsedMemory(int64_t bytes) {
+  impl_->env.used_memory = bytes;
+  impl_->core.evictor.ForgetSample();
+}
+
 // The clock moves in cron periods (hz 10, as the server's default): at each period's end the
 // core's active expiry runs, as the server's cron runs it, after the timers due by then.
 void FakeHost::AdvanceTimeMs(int64_t ms) {
@@ -341,7 +349,11 @@ void FakeHost::AdvanceTimeMs(int64_t ms) {
     if (deadline > impl_->env.now_ms && deadline < stop) stop = deadline;
     impl_->env.Advance(stop - impl_->env.now_ms);
     core.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
-    if (impl_->env.now_ms == tick) core.ActiveExpireCycle(1000000 / 10 / 4);
+    if (impl_->env.now_ms == tick) {        // the server's cron
+      core.RefreshAccessClock();
+      core.evictor.Perform();
+      core.ActiveExpireCycle(1000000 / 10 / 4);
+    }
     core.BeforeSleep();
   }
 }

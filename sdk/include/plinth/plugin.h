@@ -98,6 +98,9 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 /* runs while a script is busy (call_yield) instead of getting its -BUSY error (SCRIPT KILL,
  * FUNCTION KILL, SHUTDOWN): the handler checks the subcommand itself */
 #define PLINTH_CMD_ALLOW_BUSY 0x8000u
+/* its key lookups leave the keys' access stamps alone (OBJECT, TYPE): looking at a key's idle
+ * time or access frequency must not refresh it */
+#define PLINTH_CMD_NO_TOUCH 0x10000u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -535,6 +538,15 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 #define PLINTH_ENC_RAW 0
 #define PLINTH_ENC_INT 1
 #define PLINTH_ENC_EMBSTR 2
+
+/* key_access: what to report */
+#define PLINTH_KEY_IDLE_MS 1
+#define PLINTH_KEY_FREQ 2
+
+/* memory_report: which report */
+#define PLINTH_MEMORY_STATS 1
+#define PLINTH_MEMORY_MALLOC_STATS 2
+#define PLINTH_MEMORY_PURGE 3
 
 /* client_create_internal flags */
 #define PLINTH_INTERNAL_NO_PROPAGATE 0x1u /* its effects stay off the propagation stream */
@@ -1122,6 +1134,23 @@ struct plinth_host_api {
   /* since 1.0: whether a shutdown was asked for (SHUTDOWN, a signal) and waits for the running
    * command to end: a script stops at once. THREAD: main. */
   int32_t (*server_stopping)(plinth_plugin_t* self);
+
+  /* -- memory (maxmemory and its policies) -- */
+
+  /* since 1.0: what eviction knows of key's use in the call's database, without touching it:
+   * PLINTH_KEY_IDLE_MS, milliseconds since its last access (one-second resolution), tracked
+   * under every maxmemory-policy but the LFU ones; PLINTH_KEY_FREQ, its logarithmic access
+   * counter (0..255, decayed to now), tracked under the LFU policies. Returns 1 with *out, 0
+   * when the key does not exist, PLINTH_ERR when the policy in force does not track what.
+   * OWNERSHIP: key borrowed. THREAD: main. */
+  int32_t (*key_access)(plinth_call_t* call, const char* key, size_t len, uint32_t what,
+                        int64_t* out);
+  /* since 1.0: the memory report what asks for: PLINTH_MEMORY_STATS emits "name:value" lines
+   * (MEMORY STATS's fields; "db.N.name:value" per database with keys), PLINTH_MEMORY_MALLOC_STATS
+   * the allocator's own text, PLINTH_MEMORY_PURGE returns the allocator's free pages to the
+   * system and emits nothing. Returns PLINTH_ERR for an unknown what. OWNERSHIP: what emit gets
+   * is borrowed for that call. THREAD: main. */
+  int32_t (*memory_report)(plinth_plugin_t* self, uint32_t what, plinth_emit_fn emit, void* arg);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

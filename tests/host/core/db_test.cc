@@ -32,7 +32,7 @@ std::set<std::string> ScanAll(Db& db, uint64_t count, const std::function<void()
 }
 std::string Str(const Entry* e) {
   const plinth_value_t* v = EntryValue(e);
-  return std::string(StringData(v), v->len);
+  return std::string(StringData(v), StringLen(v));
 }
 }  // namespace
 
@@ -170,7 +170,7 @@ TEST_CASE("db: a held entry keeps its bytes when the key is overwritten, grown o
     ValueRetain(held);  // as a queued reply does
     REQUIRE(db.SetString("k", "new!", 4, false));
     CHECK(Str(db.Find("k")) == "new!");
-    CHECK(std::string(StringData(held), held->len) == "original");
+    CHECK(std::string(StringData(held), StringLen(held)) == "original");
     ValueRelease(held);
     held = EntryValue(db.Find("k"));
     ValueRetain(held);
@@ -178,10 +178,10 @@ TEST_CASE("db: a held entry keeps its bytes when the key is overwritten, grown o
     REQUIRE(d);
     d[4999] = 'z';
     CHECK(Str(db.Find("k")).size() == 5000);
-    CHECK(std::string(StringData(held), held->len) == "new!");
+    CHECK(std::string(StringData(held), StringLen(held)) == "new!");
     REQUIRE(db.SetExpire(db.Find("k"), 123));
     CHECK(db.Delete("k"));
-    CHECK(std::string(StringData(held), held->len) == "new!");
+    CHECK(std::string(StringData(held), StringLen(held)) == "new!");
     ValueRelease(held);
   }
   CHECK(ValuesAlive() == before);
@@ -193,12 +193,12 @@ TEST_CASE("db: an unshared small string is overwritten and grown in place") {
   Entry* e = db.Find("n");
   CHECK(db.SetString("n", "101", 3, false) == e);
   CHECK(Str(e) == "101");
-  CHECK(e->encoding == PLINTH_ENC_INT);
+  CHECK(ValueEnc(e) == PLINTH_ENC_INT);
   const size_t room = StringRoom(e);  // what the allocator gave beyond the bytes
   REQUIRE(db.StringResize(e, room));
   CHECK(db.Find("n") == e);
   CHECK(Str(e) == "101" + std::string(room - 3, '\0'));
-  CHECK(e->encoding == PLINTH_ENC_RAW);
+  CHECK(ValueEnc(e) == PLINTH_ENC_RAW);
 }
 
 TEST_CASE("db: the first TTL moves an entry, and its expiry follows overwrites with KEEPTTL") {

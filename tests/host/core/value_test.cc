@@ -20,7 +20,7 @@ TEST_CASE("value: the last release frees the value") {
 TEST_CASE("value: encodings follow Redis's int/embstr/raw rules") {
   auto enc = [](const std::string& s) {
     plinth_value_t* v = ValueCreateString(s.data(), s.size());
-    int e = static_cast<int>(v->encoding);
+    int e = static_cast<int>(ValueEnc(v));
     ValueRelease(v);
     return e;
   };
@@ -63,19 +63,19 @@ TEST_CASE("value: a plugin type frees its payload with the last reference") {
 TEST_CASE("value: an unshared string is overwritten in place when the bytes fit its room") {
   plinth_value_t* v = ValueCreateString("abcdef", 6);
   CHECK(ValueStringOverwrite(v, "42", 2));  // 6 bytes of room kept for 2: within the slack
-  CHECK(std::string(StringData(v), v->len) == "42");
+  CHECK(std::string(StringData(v), StringLen(v)) == "42");
   CHECK(StringData(v)[2] == 0);
-  CHECK(v->encoding == PLINTH_ENC_INT);
+  CHECK(ValueEnc(v) == PLINTH_ENC_INT);
   CHECK(ValueStringOverwrite(v, "xyz", 3));
-  CHECK(v->encoding == PLINTH_ENC_EMBSTR);
+  CHECK(ValueEnc(v) == PLINTH_ENC_EMBSTR);
   const std::string longer(StringRoom(v) + 1, 'L');
   CHECK(ValueStringOverwrite(v, longer.data(), StringRoom(v)));  // the allocation's spare room
   CHECK(ValueStringOverwrite(v, "xyz", 3));
   CHECK_FALSE(ValueStringOverwrite(v, longer.data(), longer.size()));  // no room
-  CHECK(std::string(StringData(v), v->len) == "xyz");
+  CHECK(std::string(StringData(v), StringLen(v)) == "xyz");
   ValueRetain(v);  // a reply holds it: it must not change under that holder
   CHECK_FALSE(ValueStringOverwrite(v, "q", 1));
-  CHECK(std::string(StringData(v), v->len) == "xyz");
+  CHECK(std::string(StringData(v), StringLen(v)) == "xyz");
   ValueRelease(v);
   ValueRelease(v);
   const std::string big(1000, 'b');

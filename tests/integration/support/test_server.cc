@@ -147,6 +147,8 @@ TestServer::TestServer(std::vector<std::string> extra, int nofile) {
   std::vector<std::string> args = {"--port", std::to_string(port_), "--bind", "127.0.0.1"};
   if (const char* io = std::getenv("PLINTH_TEST_IO_THREADS"))  // before extra: a test may override
     args.insert(args.end(), {"--io-threads", io, "--io-threads-adaptive", "no"});
+  const char* limit = std::getenv("PLINTH_TEST_MAXMEMORY");
+  if (limit) args.insert(args.end(), {"--maxmemory", limit, "--maxmemory-policy", "allkeys-lru"});
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = Spawn(args, log_path_, nofile);
   for (int i = 0; i < 1000; ++i) {
@@ -158,12 +160,36 @@ TestServer::TestServer(std::vector<std::string> extra, int nofile) {
     int fd = ConnectLoopback(port_);
     if (fd >= 0) {
       close(fd);
+      if (limit) FillToLimit(std::strtoll(limit, nullptr, 10));
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   Stop();
   throw std::runtime_error("plinth-server did not accept connections:\n" + Log());
+}
+
+// Under PLINTH_TEST_MAXMEMORY: 64 KiB keys in the last database until memory reaches the limit
+// (pipelined, in commands under any client-query-buffer-limit), then a second's wait so that
+// they are idle longest. From then on what the test allocates evicts some of them (allkeys-lru)
+// instead of its own keys, so eviction runs throughout.
+void TestServer::FillToLimit(int64_t limit) {
+  {
+    RespConn c(port_);
+    if (c.Cmd({"SELECT", "15"}) != "+OK\r\n") return;  // fewer databases: no ballast
+    constexpr int64_t kValue = 64 * 1024, kBatch = 64;
+    const std::string value(kValue, 'b');
+    for (int64_t i = 0; i <= limit / kValue; i += kBatch) {
+      std::string batch;
+      for (int64_t j = i; j < i + kBatch; ++j)
+        batch += "*3\r\n$3\r\nSET\r\n$" + std::to_string(20 + std::to_string(j).size()) +
+                 "\r\nplinth-test-ballast:" + std::to_string(j) + "\r\n$" + std::to_string(kValue) +
+                 "\r\n" + value + "\r\n";
+      c.Send(batch);
+      for (int64_t j = 0; j < kBatch; ++j) c.Read();
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
 }
 
 TestServer::~TestServer() {

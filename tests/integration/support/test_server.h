@@ -17,7 +17,9 @@ int FreePort();
 class TestServer {
  public:
   // Starts plinth-server with --port <free> plus extra arguments and waits until it accepts
-  // connections (or fails the test if it exits or does not within 10 s).
+  // connections (or fails the test if it exits or does not within 10 s). With
+  // PLINTH_TEST_MAXMEMORY=BYTES (--plinth-maxmemory) it runs under that maxmemory with
+  // allkeys-lru, filled to the limit with older keys in database 15 (FillToLimit).
   // nofile > 0 caps the server's open files (RLIMIT_NOFILE) to test fd exhaustion.
   explicit TestServer(std::vector<std::string> extra = {}, int nofile = 0);
   ~TestServer();
@@ -39,6 +41,7 @@ class TestServer {
   pid_t pid_ = -1;
   int status_ = 0;
   std::string log_path_;
+  void FillToLimit(int64_t limit);
 };
 
 // Runs plinth-server with args to completion (for refused starts). Returns the exit status and

@@ -102,7 +102,7 @@ TEST_CASE("keys commands: OBJECT reports encodings and answers its other subcomm
   CHECK(f.Run({"object", "encoding", "nokey"}) == "(nil)");
   CHECK(f.Run({"object", "refcount", "s"}) == "(integer) 1");
   CHECK(f.Run({"object", "freq", "s"}).rfind("(error) ERR An LFU maxmemory policy", 0) == 0);
-  CHECK(f.Run({"object", "idletime", "s"}).rfind("(error) ERR", 0) == 0);
+  CHECK(f.Run({"object", "idletime", "s"}) == "(integer) 0");
   CHECK(f.Run({"object", "encoding"}) ==
         "(error) ERR wrong number of arguments for 'object|encoding' command");
   CHECK(f.Run({"object", "foo"}) == "(error) ERR unknown subcommand 'foo'. Try OBJECT HELP.");
@@ -118,5 +118,5 @@ TEST_CASE("keys commands: MEMORY USAGE sizes a key and validates SAMPLES") {
   CHECK(f.Run({"memory", "usage", "k", "samples", "5"}) == usage);
   CHECK(f.Run({"memory", "usage", "nokey"}) == "(nil)");
   CHECK(f.Run({"memory", "usage", "k", "samples", "-1"}) == "(error) ERR syntax error");
-  CHECK(f.Run({"memory", "doctor"}) == "(error) ERR unknown subcommand 'doctor'. Try MEMORY HELP.");
+  CHECK(f.Run({"memory", "nosuch"}) == "(error) ERR unknown subcommand 'nosuch'. Try MEMORY HELP.");
 }

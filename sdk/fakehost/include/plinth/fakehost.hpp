@@ -171,6 +171,13 @@ class FakeHost {
   // Runs the tasks queued with loop_post (including ones they queue). Returns how many ran.
   int RunPosted();
 
+  // -- memory --
+
+  // Sets the allocator's figure the core sees from now on (INFO used_memory, and what maxmemory
+  // compares): a test puts the host over its limit with it and watches eviction or -OOM. 0
+  // until set. Eviction lowers its own estimate by what it frees until the figure is set again.
+  void SetUsedMemory(int64_t bytes);
+
   // -- options --
 
   // Before the option is registered: records the configured value, as --name value would;

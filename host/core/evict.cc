@@ -1,0 +1,222 @@
+// maxmemory and eviction (evict.h).
+#include "host/core/evict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "host/core/core.h"
+#include "host/core/host_options.h"
+#include "host/core/info.h"
+#include "host/core/lazy_free.h"
+
+namespace plinth::host {
+namespace {
+
+constexpr size_t kPoolSize = 16;
+constexpr int64_t kResampleUs = 1000;
+constexpr int64_t kKeyOverhead = 16;  // a key's share of its table (slot, tag, spare room)
+
+constexpr uint32_t kMut = PLINTH_OPT_MUTABLE;
+const HostOption kOptions[] = {
+    {"maxmemory", PLINTH_OPT_MEMORY, kMut, "0", 0, INT64_MAX, nullptr,
+     "memory limit in bytes (0: none); over it, keys are evicted by maxmemory-policy",
+     Evictor::ApplyOption},
+    {"maxmemory-policy", PLINTH_OPT_ENUM, kMut, "noeviction", 0, 0,
+     "volatile-lru|volatile-lfu|volatile-random|volatile-ttl|allkeys-lru|allkeys-lfu|"
+     "allkeys-random|noeviction",
+     "which keys go when memory is over maxmemory", Evictor::ApplyOption},
+    {"maxmemory-samples", PLINTH_OPT_INT, kMut, "5", 1, INT32_MAX, nullptr,
+     "keys sampled per database and round by the LRU, LFU and TTL policies", Evictor::ApplyOption},
+    {"maxmemory-eviction-tenacity", PLINTH_OPT_INT, kMut, "10", 0, 100, nullptr,
+     "how long one command may evict before the rest waits (10: 500 us; 100: no limit)",
+     Evictor::ApplyOption},
+    {"lfu-log-factor", PLINTH_OPT_INT, kMut, "10", 0, INT32_MAX, nullptr,
+     "how slowly the LFU counter grows", Evictor::ApplyOption},
+    {"lfu-decay-time", PLINTH_OPT_INT, kMut, "1", 0, INT32_MAX, nullptr,
+     "minutes per decrement of an idle key's LFU counter", Evictor::ApplyOption},
+};
+
+}  // namespace
+
+int32_t Evictor::ApplyOption(void* ctx, const char* name, const char*, size_t, int64_t iv, char*,
+                             size_t) {
+  auto* e = static_cast<Evictor*>(ctx);
+  const std::string_view n(name);
+  if (n == "maxmemory") {
+    e->limit_ = iv;
+  } else if (n == "maxmemory-policy") {
+    e->policy_ = iv;
+    e->access_.lfu = iv == kVolatileLfu || iv == kAllkeysLfu;
+    e->pool_.clear();  // scores of another kind
+    e->core_.RefreshAccessClock();
+  } else if (n == "maxmemory-samples") {
+    e->samples_ = iv;
+  } else if (n == "maxmemory-eviction-tenacity") {
+    e->tenacity_ = iv;
+  } else if (n == "lfu-log-factor") {
+    e->access_.log_factor = iv;
+  } else if (n == "lfu-decay-time") {
+    e->access_.decay_minutes = iv;
+  }
+  return PLINTH_OK;
+}
+
+bool Evictor::RegisterOptions(std::string* err) {
+  return RegisterOptionTable(core_.options, kOptions, std::size(kOptions), this, err);
+}
+
+int64_t Evictor::BudgetUs() const {
+  if (tenacity_ <= 10) return 50 * tenacity_;
+  if (tenacity_ < 100) return static_cast<int64_t>(500 * std::pow(1.15, tenacity_ - 10));
+  return INT64_MAX;
+}
+
+int64_t Evictor::UsedForEviction() {
+  const uint64_t now = MonoUs();
+  if (sampled_us_ == 0 || now - sampled_us_ >= kResampleUs) {
+    sample_ = core_.MemoryNow() - core_.env().NotCountedMemory();
+    sampled_us_ = now;
+    freed_since_ = 0;
+  }
+  return sample_ - freed_since_;
+}
+
+EvictResult Evictor::Perform() {
+  // A replica ignores maxmemory (its primary's DELs evict), as does loading.
+  if (limit_ <= 0 || core_.expiry_passive || core_.loaders > 0) return EvictResult::kOk;
+  int64_t over = UsedForEviction() - limit_;
+  if (over <= 0) return EvictResult::kOk;
+  if (policy_ == kNoEviction) return EvictResult::kFail;
+  const uint64_t start = MonoUs();
+  const int64_t budget = BudgetUs();
+  int32_t db;
+  std::string key;
+  for (uint64_t n = 1; over > 0; ++n) {
+    if (!PickVictim(&db, &key)) return EvictResult::kFail;
+    const int64_t freed = EvictKey(db, key);
+    freed_since_ += freed;
+    over -= freed;
+    if (n % 16 == 0 && static_cast<int64_t>(MonoUs() - start) > budget)
+      return over > 0 ? EvictResult::kRunning : EvictResult::kOk;
+  }
+  return EvictResult::kOk;
+}
+
+void Evictor::Populate(int32_t db) {
+  const Db& d = core_.dbs[db];
+  const int64_t now = core_.NowMs();
+  for (int64_t i = 0; i < samples_; ++i) {
+    const Entry* e = AllKeys() ? d.Random() : d.RandomExpiring();
+    if (!e) return;
+    uint64_t score;
+    if (policy_ == kVolatileTtl)
+      score = UINT64_MAX - static_cast<uint64_t>(EntryExpireMs(e));
+    else if (access_.lfu)
+      score = 255 - AccessFrequency(e, access_, now);
+    else
+      score = AccessIdleMs(e, now);
+    if (pool_.size() == kPoolSize && score <= pool_.front().score) continue;
+    const std::string_view key = EntryKey(e);
+    auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
+                               [](uint64_t s, const Candidate& c) { return s < c.score; });
+    if (std::any_of(pool_.begin(), pool_.end(),
+                    [&](const Candidate& c) { return c.db == db && c.key == key; }))
+      continue;
+    if (pool_.size() == kPoolSize) {  // the worst candidate makes room
+      pool_.erase(pool_.begin());
+      --at;
+    }
+    pool_.insert(at, Candidate{score, db, std::string(key)});
+  }
+}
+
+bool Evictor::PickVictim(int32_t* db, std::string* key) {
+  const int32_t dbs = static_cast<int32_t>(core_.dbs.size());
+  auto has_keys = [&](int32_t i) {
+    const Db& d = core_.dbs[i];
+    return AllKeys() ? d.Size() > 0 : d.ExpiringCount() > 0;
+  };
+  if (Random()) {
+    for (int32_t tried = 0; tried < dbs; ++tried) {
+      const int32_t i = next_db_;
+      next_db_ = (next_db_ + 1) % dbs;
+      if (!has_keys(i)) continue;
+      const Db& d = core_.dbs[i];
+      const Entry* e = AllKeys() ? d.Random() : d.RandomExpiring();
+      *db = i;
+      key->assign(EntryKey(e));
+      return true;
+    }
+    return false;
+  }
+  for (;;) {
+    bool any = false;
+    for (int32_t i = 0; i < dbs; ++i) {
+      if (!has_keys(i)) continue;
+      any = true;
+      Populate(i);
+    }
+    if (!any) return false;
+    // The best candidate still present (the pool may hold keys deleted since).
+    while (!pool_.empty()) {
+      Candidate c = std::move(pool_.back());
+      pool_.pop_back();
+      const Entry* e = core_.dbs[c.db].Find(c.key);
+      if (!e || (!AllKeys() && EntryExpireMs(e) < 0)) continue;
+      *db = c.db;
+      *key = std::move(c.key);
+      return true;
+    }
+  }
+}
+
+int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
+  Db& d = core_.dbs[db];
+  Entry* e = d.Find(key);
+  const int64_t bytes = static_cast<int64_t>(ValueMemory(e) + key.size()) + kKeyOverhead;
+  plinth_value_t* v = EntryValue(e);
+  if (v != e) ValueRetain(v);  // outlives the entry, freed below
+  d.Delete(key);
+  if (v != e) ReleaseLazily(v);
+  evicted++;
+  core_.KeyTouched(db, key);
+  if (!core_.registry.keyspace_listeners.empty())
+    core_.Notify(db, PLINTH_NOTIFY_EVICTED, "evicted", key);
+  if (core_.Encoding()) {
+    const char* argv[1] = {key.data()};
+    const size_t lens[1] = {key.size()};
+    core_.Propagate(db, "DEL", 3, 1, argv, lens);
+  }
+  return bytes;
+}
+
+MemoryFigures MeasureMemory(Core& core) {
+  MemoryFigures m;
+  Env& env = core.env();
+  m.used = core.MemoryNow();
+  m.peak = core.peak_memory;
+  m.startup = core.startup_memory;
+  m.rss = env.RssMemory();
+  for (const Db& d : core.dbs) {
+    m.tables += static_cast<int64_t>(d.OverheadBytes());
+    m.keys += static_cast<int64_t>(d.Size());
+  }
+  m.clients = env.ClientMemory();
+  m.replicas = env.NotCountedMemory();
+  m.overhead = m.startup + m.tables + m.clients;
+  m.dataset = std::max<int64_t>(m.used - m.overhead, 0);
+  return m;
+}
+
+void Evictor::InfoFields(std::string* out) const {
+  static const char* const kNames[] = {"volatile-lru",   "volatile-lfu", "volatile-random",
+                                       "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
+                                       "allkeys-random", "noeviction"};
+  *out += "maxmemory:" + std::to_string(limit_) + "\r\n";
+  *out += "maxmemory_human:" + HumanBytes(limit_) + "\r\n";
+  *out += "maxmemory_policy:" + std::string(kNames[policy_]) + "\r\n";
+}
+
+}  // namespace plinth::host
