@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "replication"))
 import repl_support as rs  # noqa: E402
-from repl_support import redis, support  # noqa: E402
+from repl_support import support  # noqa: E402
 
 OOM = "OOM command not allowed when used memory > 'maxmemory'."
 VALUE = b"v" * 1024
