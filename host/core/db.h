@@ -98,6 +98,11 @@ class Db {
   Entry* Random() const;
   // A random entry among those with an expiry, or nullptr.
   Entry* RandomExpiring() const;
+  // Up to n entries for eviction's sampling, into out; returns how many. From the whole table:
+  // the entries of consecutive slots from a random one (keys are hashed, so neighbours are
+  // unrelated, and the buckets are read in order); with expiring, random entries of those with
+  // an expiry. The entries are prefetched, so the caller's reads of them overlap.
+  size_t Sample(bool expiring, Entry** out, size_t n) const;
   size_t Size() const { return main_.size + old_.size; }
   size_t ExpiringCount() const { return expiring_.size(); }
   // Removes everything. With async, values are freed on a background thread.

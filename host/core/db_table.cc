@@ -356,6 +356,27 @@ Entry* Db::Random() const {
   }
 }
 
+size_t Db::Sample(bool expiring, Entry** out, size_t n) const {
+  size_t got = 0;
+  if (expiring) {
+    for (; got < n && !expiring_.empty(); ++got)
+      out[got] = expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(Rng())];
+  } else if (Size() > 0) {
+    const Table& t =
+        std::uniform_int_distribution<size_t>(0, Size() - 1)(Rng()) < old_.size ? old_ : main_;
+    // From a random slot on (a random bucket alone would favour each bucket's first slots).
+    const size_t slots = t.Count() * kSlots;
+    const size_t start = std::uniform_int_distribution<size_t>(0, slots - 1)(Rng());
+    for (size_t i = 0; got < n && i < slots && t.size > 0; ++i) {
+      const size_t at = (start + i) % slots;
+      const Bucket& b = t.buckets[at / kSlots];
+      if (b.tag[at % kSlots]) out[got++] = SlotPtr(b, static_cast<int>(at % kSlots));
+    }
+  }
+  for (size_t i = 0; i < got; ++i) __builtin_prefetch(out[i]);
+  return got;
+}
+
 Entry* Db::RandomExpiring() const {
   if (expiring_.empty()) return nullptr;
   return expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(Rng())];

@@ -15,7 +15,9 @@ namespace plinth::host {
 namespace {
 
 constexpr size_t kPoolSize = 16;
-constexpr int64_t kResampleUs = 1000;
+// The allocator's figure is read again after this long (about a microsecond per read), more
+// often near the limit, where a stale figure lets writes overshoot it.
+constexpr uint64_t kResampleUs = 1000, kResampleNearUs = 100;
 constexpr int64_t kKeyOverhead = 16;  // a key's share of its table (slot, tag, spare room)
 
 constexpr uint32_t kMut = PLINTH_OPT_MUTABLE;
@@ -75,7 +77,8 @@ int64_t Evictor::BudgetUs() const {
 
 int64_t Evictor::UsedForEviction() {
   const uint64_t now = MonoUs();
-  if (sampled_us_ == 0 || now - sampled_us_ >= kResampleUs) {
+  const uint64_t every = sample_ > limit_ - limit_ / 16 ? kResampleNearUs : kResampleUs;
+  if (sampled_us_ == 0 || now - sampled_us_ >= every) {
     sample_ = core_.MemoryNow() - core_.env().NotCountedMemory();
     sampled_us_ = now;
     freed_since_ = 0;
@@ -107,29 +110,34 @@ EvictResult Evictor::Perform() {
 void Evictor::Populate(int32_t db) {
   const Db& d = core_.dbs[db];
   const int64_t now = core_.NowMs();
-  for (int64_t i = 0; i < samples_; ++i) {
-    const Entry* e = AllKeys() ? d.Random() : d.RandomExpiring();
-    if (!e) return;
-    uint64_t score;
-    if (policy_ == kVolatileTtl)
-      score = UINT64_MAX - static_cast<uint64_t>(EntryExpireMs(e));
-    else if (access_.lfu)
-      score = 255 - AccessFrequency(e, access_, now);
-    else
-      score = AccessIdleMs(e, now);
-    if (pool_.size() == kPoolSize && score <= pool_.front().score) continue;
-    const std::string_view key = EntryKey(e);
-    auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
-                               [](uint64_t s, const Candidate& c) { return s < c.score; });
-    if (std::any_of(pool_.begin(), pool_.end(),
-                    [&](const Candidate& c) { return c.db == db && c.key == key; }))
-      continue;
-    if (pool_.size() == kPoolSize) {  // the worst candidate makes room
-      pool_.erase(pool_.begin());
-      --at;
-    }
-    pool_.insert(at, Candidate{score, db, std::string(key)});
+  Entry* sample[16];
+  for (int64_t left = samples_; left > 0; left -= 16) {
+    const size_t n = d.Sample(!AllKeys(), sample, static_cast<size_t>(std::min<int64_t>(left, 16)));
+    if (n == 0) return;
+    for (size_t i = 0; i < n; ++i) Consider(db, sample[i], now);
   }
+}
+
+void Evictor::Consider(int32_t db, const Entry* e, int64_t now) {
+  uint64_t score;
+  if (policy_ == kVolatileTtl)
+    score = UINT64_MAX - static_cast<uint64_t>(EntryExpireMs(e));
+  else if (access_.lfu)
+    score = 255 - AccessFrequency(e, access_, now);
+  else
+    score = AccessIdleMs(e, now);
+  if (pool_.size() == kPoolSize && score <= pool_.front().score) return;
+  const std::string_view key = EntryKey(e);
+  if (std::any_of(pool_.begin(), pool_.end(),
+                  [&](const Candidate& c) { return c.db == db && c.key == key; }))
+    return;
+  auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
+                             [](uint64_t s, const Candidate& c) { return s < c.score; });
+  if (pool_.size() == kPoolSize) {  // the worst candidate makes room
+    pool_.erase(pool_.begin());
+    --at;
+  }
+  pool_.insert(at, Candidate{score, db, std::string(key)});
 }
 
 bool Evictor::PickVictim(int32_t* db, std::string* key) {

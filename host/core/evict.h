@@ -54,8 +54,8 @@ class Evictor {
   // Evicts until memory is under the limit or the time budget is spent.
   EvictResult Perform();
   // The memory eviction compares with maxmemory: the allocator's figure less what replicas'
-  // output buffers hold, sampled at most once a millisecond and lowered by what eviction freed
-  // since.
+  // output buffers hold, sampled at most once a millisecond (every 100 us near the limit) and
+  // lowered by what eviction freed since.
   int64_t UsedForEviction();
   // The next UsedForEviction reads the allocator's figure again.
   void ForgetSample() { sampled_us_ = 0; }
@@ -88,6 +88,8 @@ class Evictor {
   bool Random() const { return policy_ == kVolatileRandom || policy_ == kAllkeysRandom; }
   // Adds maxmemory-samples keys of db to the pool.
   void Populate(int32_t db);
+  // Puts e (of db) in the pool when it is among the best candidates.
+  void Consider(int32_t db, const Entry* e, int64_t now);
   // The next key to evict: *db and *key. False when there is none.
   bool PickVictim(int32_t* db, std::string* key);
   // Deletes key from db as an eviction; returns the bytes that frees (an estimate).

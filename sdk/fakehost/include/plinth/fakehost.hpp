@@ -175,7 +175,9 @@ class FakeHost {
 
   // Sets the allocator's figure the core sees from now on (INFO used_memory, and what maxmemory
   // compares): a test puts the host over its limit with it and watches eviction or -OOM. 0
-  // until set. Eviction lowers its own estimate by what it frees until the figure is set again.
+  // until set. Eviction lowers its own estimate by what it frees until it reads the figure
+  // again (within a millisecond, as the server does): set it again where the allocator's would
+  // change, as after an eviction.
   void SetUsedMemory(int64_t bytes);
 
   // -- options --
