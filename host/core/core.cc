@@ -68,6 +68,13 @@ void Core::ShutdownPlugins() {
   }
 }
 
+void Core::CronTick(int64_t period_us) {
+  MemoryNow();  // keeps the peak
+  RefreshAccessClock();
+  evictor.Perform();  // what the commands' budgets left, also when no command comes
+  ActiveExpireCycle(period_us / 4);
+}
+
 uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
   int64_t start = NowUs();
   uint64_t expired = 0;

@@ -162,6 +162,10 @@ class Core {
   // Between these (EXEC), the unit is wrapped in MULTI ... EXEC whatever it holds.
   void BeginExecUnit() { exec_unit_ = true; }
   void EndExecUnit() { exec_unit_ = false; }
+  // The core's share of a cron period of period_us (the server's cron, the fake host's clock):
+  // the memory peak, the access clock, what eviction left to do, then active expiry within a
+  // quarter of the period.
+  void CronTick(int64_t period_us);
   // One active-expiry pass over every database within budget_us. Returns keys expired.
   uint64_t ActiveExpireCycle(int64_t budget_us);
   // Moves resizes in progress along for up to budget_us (like Redis's activerehashing), so an

@@ -49,10 +49,7 @@ void CountClientBuffers(Shell& s) {
 void OnCron(uv_timer_t* h) {
   Shell& s = *static_cast<Shell*>(h->data);
   CountClientBuffers(s);
-  s.core.MemoryNow();  // keeps the peak
-  s.core.RefreshAccessClock();
-  s.core.evictor.Perform();  // what the commands' budgets left, also when no command comes
-  s.core.ActiveExpireCycle(1000000 / s.limits.hz / 4);
+  s.core.CronTick(1000000 / s.limits.hz);
   s.core.ActiveRehash(1000);
   CloseIdleClients(s);
   s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),

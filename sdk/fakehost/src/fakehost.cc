@@ -349,11 +349,7 @@ void FakeHost::AdvanceTimeMs(int64_t ms) {
     if (deadline > impl_->env.now_ms && deadline < stop) stop = deadline;
     impl_->env.Advance(stop - impl_->env.now_ms);
     core.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
-    if (impl_->env.now_ms == tick) {        // the server's cron
-      core.RefreshAccessClock();
-      core.evictor.Perform();
-      core.ActiveExpireCycle(1000000 / 10 / 4);
-    }
+    if (impl_->env.now_ms == tick) core.CronTick(kCronMs * 1000);  // the server's cron
     core.BeforeSleep();
   }
 }
