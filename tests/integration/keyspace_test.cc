@@ -41,11 +41,11 @@ void Fill(RespConn& c, const std::string& prefix, int count, const std::string& 
 TEST_CASE("keyspace: expired keys disappear without being read and memory comes back") {
   TestServer s;
   RespConn c(s.port());
-  long long before = Field(c, "memory", "used_memory");
+  long long before = s.UsedMemory();
   Fill(c, "volatile:", 20000, "3000");
   Fill(c, "stay:", 10);
   CHECK(c.Cmd({"DBSIZE"}) == ":20010\r\n");
-  long long full = Field(c, "memory", "used_memory");
+  long long full = s.UsedMemory();
   for (int i = 0; i < 150 && c.Cmd({"DBSIZE"}) != ":10\r\n"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(c.Cmd({"DBSIZE"}) == ":10\r\n");  // DBSIZE counts expired keys until they are removed
@@ -54,7 +54,7 @@ TEST_CASE("keyspace: expired keys disappear without being read and memory comes 
   // Sanitizer builds run without tcmalloc and report no allocator figures.
   if (before > 0) {
     CHECK(full > before + 20000 * 100);
-    CHECK(Field(c, "memory", "used_memory") < before + (full - before) / 4);
+    CHECK(s.UsedMemory() < before + (full - before) / 4);
   }
 }
 

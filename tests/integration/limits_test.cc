@@ -81,7 +81,7 @@ TEST_CASE("limits: a client that never reads is closed at the output hard limit"
   RespConn setup(s.port()), lazy(s.port());
   FloodWithoutReading(setup, lazy, 400);  // 100 MB of replies
   CHECK(OutputLimitDisconnections(setup, 5000) == 1);
-  CHECK(InfoField(setup, "memory", "used_memory") < 64LL * 1024 * 1024);
+  CHECK(s.UsedMemory() < 64LL * 1024 * 1024);
 }
 
 TEST_CASE("limits: over the soft limit for its seconds closes the client") {

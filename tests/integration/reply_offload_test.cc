@@ -32,17 +32,6 @@ std::string Bulk(const std::string& v) {
   return "$" + std::to_string(v.size()) + "\r\n" + v + "\r\n";
 }
 
-// Waits until INFO memory values_alive is want (IO threads release asynchronously).
-long long ValuesAliveBecomes(RespConn& c, long long want) {
-  long long v = -1;
-  for (int i = 0; i < 300; ++i) {
-    v = InfoField(c, "memory", "values_alive");
-    if (v == want) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return v;
-}
-
 // Queues kQueued GETs of "big" on a client that does not read, lets change run from another
 // client while those replies wait, then reads them: each must be the value as it was.
 void CheckIntactWhileQueued(const std::function<void(RespConn&)>& change) {
@@ -50,8 +39,8 @@ void CheckIntactWhileQueued(const std::function<void(RespConn&)>& change) {
   RespConn admin(s.port());
   const std::string old = Pattern(kMiB, 1);
   REQUIRE(admin.Cmd({"SET", "big", old}) == "+OK\r\n");
-  const long long alive0 = InfoField(admin, "memory", "values_alive");
-  const long long used0 = InfoField(admin, "memory", "used_memory");
+  const long long alive0 = s.ValuesAlive();
+  const long long used0 = s.UsedMemory();
   const long long ref0 = InfoField(admin, "stats", "reply_bytes_referenced");
   RespConn reader(s.port());
   std::string gets;
@@ -73,8 +62,8 @@ void CheckIntactWhileQueued(const std::function<void(RespConn&)>& change) {
   CHECK(reader.Cmd({"PING"}) == "+PONG\r\n");
   // Once written and flushed, no value is left: the replies dropped their references.
   CHECK(admin.Cmd({"FLUSHALL"}) == "+OK\r\n");
-  CHECK(ValuesAliveBecomes(admin, alive0 - 1) == alive0 - 1);
-  CHECK(InfoField(admin, "memory", "used_memory") < used0 + 4 * static_cast<long long>(kMiB));
+  CHECK(s.ValuesAliveBecomes(alive0 - 1) == alive0 - 1);
+  CHECK(s.UsedMemory() < used0 + 4 * static_cast<long long>(kMiB));
 }
 
 }  // namespace
@@ -120,8 +109,8 @@ TEST_CASE("reply offload: a client gone mid-write releases every reference once"
   TestServer s;
   RespConn admin(s.port());
   REQUIRE(admin.Cmd({"SET", "big", Pattern(kMiB, 3)}) == "+OK\r\n");
-  const long long alive0 = InfoField(admin, "memory", "values_alive");
-  const long long used0 = InfoField(admin, "memory", "used_memory");
+  const long long alive0 = s.ValuesAlive();
+  const long long used0 = s.UsedMemory();
   for (bool reset : {false, true}) {
     CAPTURE(reset);
     for (int round = 0; round < 5; ++round) {
@@ -135,11 +124,11 @@ TEST_CASE("reply offload: a client gone mid-write releases every reference once"
     }
     CHECK(admin.Cmd({"DEL", "big"}) == ":1\r\n");
     // Every reference the vanished clients held is dropped: the value itself is freed.
-    CHECK(ValuesAliveBecomes(admin, alive0 - 1) == alive0 - 1);
+    CHECK(s.ValuesAliveBecomes(alive0 - 1) == alive0 - 1);
     REQUIRE(admin.Cmd({"SET", "big", Pattern(kMiB, 3)}) == "+OK\r\n");
   }
   // Nothing of 240 MiB of unsent replies stays behind.
-  long long used1 = InfoField(admin, "memory", "used_memory");
+  long long used1 = s.UsedMemory();
   CHECK(used1 < used0 + 8 * static_cast<long long>(kMiB));
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -169,15 +170,16 @@ TestServer::TestServer(std::vector<std::string> extra, int nofile) {
   throw std::runtime_error("plinth-server did not accept connections:\n" + Log());
 }
 
-// Under PLINTH_TEST_MAXMEMORY: 64 KiB keys in the last database until memory reaches the limit
+// Under PLINTH_TEST_MAXMEMORY: 4 KiB keys in the last database until memory reaches the limit
 // (pipelined, in commands under any client-query-buffer-limit), then a second's wait so that
 // they are idle longest. From then on what the test allocates evicts some of them (allkeys-lru)
 // instead of its own keys, so eviction runs throughout.
 void TestServer::FillToLimit(int64_t limit) {
   {
     RespConn c(port_);
+    const long long before = InfoField(c, "memory", "used_memory");
     if (c.Cmd({"SELECT", "15"}) != "+OK\r\n") return;  // fewer databases: no ballast
-    constexpr int64_t kValue = 64 * 1024, kBatch = 64;
+    constexpr int64_t kValue = 4 * 1024, kBatch = 512;
     const std::string value(kValue, 'b');
     for (int64_t i = 0; i <= limit / kValue; i += kBatch) {
       std::string batch;
@@ -188,8 +190,43 @@ void TestServer::FillToLimit(int64_t limit) {
       c.Send(batch);
       for (int64_t j = 0; j < kBatch; ++j) c.Read();
     }
+    ballast_ = true;
+    evicted_by_fill_ = InfoField(c, "stats", "evicted_keys");
+    const auto [used, keys] = FieldAndBallast("used_memory");
+    ballast_key_bytes_ = keys > 0 ? (used - before) / keys : 0;
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+}
+
+std::pair<long long, long long> TestServer::FieldAndBallast(const std::string& name) {
+  RespConn c(port_);
+  if (!ballast_) return {InfoField(c, "memory", name), 0};
+  c.Cmd({"SELECT", "15"});
+  // Read again when an eviction fell between the two reads.
+  for (;;) {
+    const std::string keys = c.Cmd({"DBSIZE"});
+    const long long field = InfoField(c, "memory", name);
+    if (c.Cmd({"DBSIZE"}) == keys) return {field, std::atoll(keys.c_str() + 1)};
+  }
+}
+
+long long TestServer::UsedMemory() {
+  const auto [used, keys] = FieldAndBallast("used_memory");
+  return used - keys * ballast_key_bytes_;
+}
+
+long long TestServer::ValuesAlive() {
+  const auto [alive, keys] = FieldAndBallast("values_alive");
+  return alive - keys;
+}
+
+long long TestServer::ValuesAliveBecomes(long long want) {
+  long long v = ValuesAlive();
+  for (int i = 0; i < 300 && v != want; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    v = ValuesAlive();
+  }
+  return v;
 }
 
 TestServer::~TestServer() {
@@ -199,6 +236,14 @@ TestServer::~TestServer() {
 
 int TestServer::Stop() {
   if (pid_ < 0) return status_;
+  if (ballast_) {  // shows that eviction ran during the test
+    try {
+      RespConn c(port_);
+      std::fprintf(stderr, "plinth-test: %lld keys evicted during the test\n",
+                   InfoField(c, "stats", "evicted_keys") - evicted_by_fill_);
+    } catch (const std::exception&) {
+    }
+  }
   kill(pid_, SIGTERM);
   status_ = WaitExit(pid_, 10000);
   pid_ = -1;

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace plinth::testing {
@@ -35,13 +36,26 @@ class TestServer {
   int WaitForExit(int timeout_ms);
   // What the server wrote to stderr so far.
   std::string Log() const;
+  // INFO memory's used_memory and values_alive less what the PLINTH_TEST_MAXMEMORY ballast
+  // still holds, so that a test's bounds mean the same whether or not eviction runs (without
+  // the ballast: the plain figures).
+  long long UsedMemory();
+  long long ValuesAlive();
+  // Waits up to 3 s for ValuesAlive() to be want (values are released asynchronously) and
+  // returns its last reading.
+  long long ValuesAliveBecomes(long long want);
 
  private:
   int port_ = 0;
   pid_t pid_ = -1;
   int status_ = 0;
   std::string log_path_;
+  bool ballast_ = false;
+  long long ballast_key_bytes_ = 0;  // used_memory per ballast key, measured by FillToLimit
+  long long evicted_by_fill_ = 0;
   void FillToLimit(int64_t limit);
+  // INFO memory's field name and the ballast keys left, read together.
+  std::pair<long long, long long> FieldAndBallast(const std::string& name);
 };
 
 // Runs plinth-server with args to completion (for refused starts). Returns the exit status and
