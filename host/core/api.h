@@ -21,6 +21,8 @@ void FillInternalClientApi(plinth_host_api_t* t);  // trusted clients of plugins
 void FillReplicationApi(plinth_host_api_t* t);     // replicate, replica clients, refusals
 void FillRunApi(plinth_host_api_t* t);             // commands run by plugins, scripts
 void FillMemoryApi(plinth_host_api_t* t);          // access stamps, memory reports
+void FillObserveApi(plinth_host_api_t* t);         // command observers
+void FillPauseApi(plinth_host_api_t* t);           // client pauses
 
 // Stops and frees a timer (timer_stop) through the env that started it.
 void TimerStop(plinth_timer_t* timer);

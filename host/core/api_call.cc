@@ -21,12 +21,16 @@ Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash, bool to
     if (c->core->expiry_passive && (!c->session || c->session->internal)) return e;
     if (c->core->expiry_passive && !(c->cmd && (c->cmd->spec.flags & PLINTH_CMD_WRITE)))
       return nullptr;
+    // While writes are paused an expired key reads as missing and stays until the pause ends.
+    if (c->core->WritesPaused() && !(c->session && c->session->internal)) return nullptr;
     c->core->ExpireKey(c->db, key);
     return nullptr;
   }
   // A key's use: not by commands that only inspect it (OBJECT, TYPE), nor while a snapshot
   // child shares the pages (a write would copy them).
-  if (e && touch && !(c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NO_TOUCH)) && !c->core->child_pid)
+  if (e && touch && !(c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NO_TOUCH)) &&
+      !c->core->child_pid &&
+      !(c->session && c->session->no_touch && !(c->cmd && c->cmd->name == "touch")))
     AccessTouch(e, c->core->evictor.access(), c->now_ms);
   return e;
 }

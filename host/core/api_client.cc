@@ -77,12 +77,20 @@ std::string* Attr(Session* cl, uint32_t attr) {
   return nullptr;
 }
 int32_t ClientAttrSet(plinth_call_t* c, uint32_t attr, const char* v, size_t len) {
+  if (attr == PLINTH_CLIENT_NO_TOUCH && c->session) {
+    c->session->no_touch = v && len == 1 && v[0] == '1';
+    return PLINTH_OK;
+  }
   std::string* s = c->session ? Attr(c->session, attr) : nullptr;
   if (!s) return PLINTH_ERR;
   s->assign(v ? v : "", v ? len : 0);
   return PLINTH_OK;
 }
 const char* ClientAttrGet(plinth_call_t* c, uint32_t attr, size_t* len) {
+  if (attr == PLINTH_CLIENT_NO_TOUCH && c->session && c->session->no_touch) {
+    if (len) *len = 1;
+    return "1";
+  }
   std::string* s = c->session ? Attr(c->session, attr) : nullptr;
   if (!s || s->empty()) {
     if (len) *len = 0;

@@ -56,6 +56,7 @@ void ClientReset(plinth_call_t* c) {
   if (!t.executing) t.EndMulti();  // RESET queued inside EXEC leaves EXEC's queue alone
   t.Unwatch();
   c->session->sub_channels = c->session->sub_patterns = 0;
+  c->session->no_touch = false;
   c->core->ClientEvent(*c->session, PLINTH_CLIENT_RESET);
 }
 

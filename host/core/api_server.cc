@@ -196,6 +196,8 @@ const plinth_host_api_t* HostApi() {
     FillReplicationApi(&t);
     FillRunApi(&t);
     FillMemoryApi(&t);
+    FillObserveApi(&t);
+    FillPauseApi(&t);
     t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();

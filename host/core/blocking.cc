@@ -78,6 +78,16 @@ std::vector<Session*> Blocking::Waiters(int32_t db, std::string_view key) const 
   return {it->second.begin(), it->second.end()};
 }
 
+std::vector<Session*> Blocking::Held() const {
+  std::vector<std::pair<uint64_t, Session*>> held;
+  for (const auto& [seq, s] : by_seq_)
+    if (s->block->paused) held.emplace_back(seq, s);
+  std::sort(held.begin(), held.end());
+  std::vector<Session*> r;
+  for (const auto& h : held) r.push_back(h.second);
+  return r;
+}
+
 int64_t Blocking::NextDeadline() const {
   return deadlines_.empty() ? -1 : deadlines_.begin()->first;
 }
@@ -95,20 +105,26 @@ std::vector<Session*> Blocking::Expired(int64_t now_ms) const {
 
 void Core::Rerun(Session& s, int32_t state) {
   BlockedCommand& b = *s.block;
+  const uint64_t seq = b.seq;
+  // The arguments stay here while the command runs: the run may replace s.block (a held
+  // command that now blocks on its keys, or is held again).
+  std::vector<std::string> args = std::move(b.argv);
   std::vector<const char*> argv;
   std::vector<size_t> lens;
-  for (const std::string& a : b.argv) {
+  for (const std::string& a : args) {
     argv.push_back(a.data());
     lens.push_back(a.size());
   }
-  rerun_state_ = state;
+  // A command a pause held has not run yet: it runs as new.
+  rerun_state_ = b.paused ? PLINTH_BLOCK_NONE : state;
   rerun_reblocked_ = false;
   const int32_t db = s.db;
   s.db = b.db;
   Execute(s, *b.sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
   s.db = db;
   rerun_state_ = PLINTH_BLOCK_NONE;
-  if (rerun_reblocked_ && state == PLINTH_BLOCK_WOKEN) return;  // still waiting, same place
+  if (s.block && s.block->seq == seq) s.block->argv = std::move(args);
+  if (rerun_reblocked_) return;  // waiting again: in the same place, or anew
   blocking.Remove(&s);
   env_->ClientUnblocked(s);
 }
@@ -169,6 +185,10 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
     core.NoteReblocked();
     c->blocked = true;
     return PLINTH_OK;
+  }
+  if (s->block) {  // run again after a client pause held it: now it waits for its keys
+    core.blocking.Remove(s);
+    core.NoteReblocked();
   }
   auto b = std::make_unique<BlockedCommand>();
   b->sink = c->sink;

@@ -29,6 +29,7 @@ struct BlockedCommand {
   std::vector<std::string> keys;  // distinct
   int64_t deadline_ms = -1;       // -1: none
   uint64_t seq = 0;               // blocking order, ties broken in deadlines
+  bool paused = false;            // held by a client pause (pause.cc), not blocked by its command
 };
 
 class Blocking {
@@ -49,6 +50,8 @@ class Blocking {
   // sessions woken since the last call over, in wake order.
   void Wake(Session* s);
   std::vector<Session*> TakeWoken();
+  // The sessions a client pause holds, in the order they were held.
+  std::vector<Session*> Held() const;
   // The sessions waiting on key in db, in blocking order (a copy: serving changes the queue).
   std::vector<Session*> Waiters(int32_t db, std::string_view key) const;
   // The earliest deadline (unix ms), or -1 when no blocked session has one.

@@ -198,6 +198,20 @@ class Core {
   // call_block from a woken run: the session stays blocked.
   void NoteReblocked() { rerun_reblocked_ = true; }
 
+  // -- client pauses (pause.cc) --
+
+  // Sets owner's pause (clients_pause); when less is held than before, the held commands run
+  // again in the order they were held.
+  void SetPause(const std::string& owner, uint32_t what, int64_t end_ms);
+  // A pause holds writes now: keys neither expire nor get evicted.
+  bool WritesPaused();
+
+  // -- command observers (observe.cc) --
+
+  // Recomputes the lowest threshold of the observers that are on.
+  void CountObservers();
+  int64_t next_observer_id = 0;
+
   // -- INFO (info.cc) --
 
   // The INFO text for section ("" default set, "all", "everything", or one section name).
@@ -277,6 +291,24 @@ class Core {
   size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
   bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
   bool oom_ = false;            // the last client command found memory over maxmemory
+  // The plugins' pauses, by plugin.
+  struct Pause {
+    uint32_t what;
+    int64_t end_ms;
+  };
+  std::map<std::string, Pause> pauses_;
+  // The strictest pause in force at now_ms and the latest end of those in force (*end_ms),
+  // forgetting the pauses that ended.
+  uint32_t PauseInForce(int64_t now_ms, int64_t* end_ms);
+  // Whether a pause holds cmd from s now, and until when (*end_ms).
+  bool PauseHolds(const Session& s, const Command* cmd, int64_t* end_ms);
+  // Holds s's command r until end_ms (a blocked command with no key).
+  void Hold(Session& s, ReplySink& sink, const ParsedRequest& r, int64_t end_ms);
+  // Commands that ran at least this long are observed (the lowest threshold of the observers
+  // that are on; INT64_MAX: none is).
+  int64_t observe_min_us_ = INT64_MAX;
+  // Tells the observers whose threshold duration_us reaches that call ran.
+  void Observe(const Session& s, const plinth_call& call, int64_t duration_us);
   // Evicts before a client's command (evict.h); rejects it with Redis's OOM error and returns
   // false when memory stays over maxmemory and cmd may grow it.
   bool MemoryAllows(Session& s, ReplySink& sink, Command* cmd);

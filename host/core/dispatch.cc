@@ -256,6 +256,10 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
                       "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                       "allowed in this context");
   }
+  if (!pauses_.empty()) {
+    int64_t end_ms;
+    if (PauseHolds(s, cmd, &end_ms)) return Hold(s, sink, r, end_ms);
+  }
   if (evictor.limit() > 0 && !MemoryAllows(s, sink, cmd)) return;
   if (s.tx.active && (cmd->spec.flags & PLINTH_CMD_NO_MULTI))
     return Reject(s, sink, cmd, "ERR Command not allowed inside a transaction");
@@ -295,6 +299,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   if (run_) run_last_us_ = t1;
   cmd->stats.calls++;
   cmd->stats.usec += t1 - t0;
+  if (static_cast<int64_t>(t1 - t0) >= observe_min_us_)
+    Observe(s, call, static_cast<int64_t>(t1 - t0));
   stats.commands++;
   s.commands++;
   if (call.replies == 0 && (call.blocked || call.no_reply)) {

@@ -62,6 +62,8 @@ class Env {
 
   // CLIENT LIST lines: the client id (0: every client, in id order), one emit per line.
   virtual void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) = 0;
+  // The peer address of client id as CLIENT LIST's addr= shows it, "" when unknown.
+  virtual std::string ClientAddr(uint64_t /*id*/) { return std::string(); }
   // Closes the clients matching filter/value (PLINTH_KILL_*); caller, when it matches, closes
   // after its reply. Returns how many matched.
   virtual int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) = 0;

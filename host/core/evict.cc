@@ -86,7 +86,8 @@ int64_t Evictor::UsedForEviction() {
 
 EvictResult Evictor::Perform() {
   // A replica ignores maxmemory (its primary's DELs evict), as does loading.
-  if (limit_ <= 0 || core_.expiry_passive || core_.loaders > 0) return EvictResult::kOk;
+  if (limit_ <= 0 || core_.expiry_passive || core_.loaders > 0 || core_.WritesPaused())
+    return EvictResult::kOk;
   int64_t over = UsedForEviction() - limit_;
   if (over <= 0) return EvictResult::kOk;
   if (policy_ == kNoEviction) return EvictResult::kFail;

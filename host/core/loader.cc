@@ -137,6 +137,7 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
     for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
     registry.RemoveOwner(plugin->name);
     CountActiveConsumers();
+    CountObservers();
     options.UnregisterOwner(plugin->name);
     types.UnregisterOwner(plugin->name);
     std::string why = "init returned an error";

@@ -189,6 +189,7 @@ void Registry::RemoveOwner(const std::string& owner) {
   EraseOwned(info_sections, owner);
   EraseOwned(keyspace_listeners, owner);
   EraseOwned(client_listeners, owner);
+  EraseOwned(observers, owner);
 }
 
 // A name's first slot: the top bits of its hash times 2^64 / phi (Fibonacci hashing), so every

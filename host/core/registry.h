@@ -63,6 +63,16 @@ struct StreamConsumer {
   bool active = true;  // stream_consumer_active: whether on_batch hears batches
 };
 
+// A command observer (command_observer_register): hears commands that ran at least min_us
+// (-1: off).
+struct CommandObserver {
+  plinth_command_observer_fn fn;
+  void* ctx;
+  int64_t min_us;
+  int64_t id;
+  std::string owner;
+};
+
 // A before-sleep hook (before_sleep_register).
 struct BeforeSleepHook {
   plinth_task_fn fn;
@@ -113,6 +123,7 @@ class Registry {
   std::vector<InfoSection> info_sections;
   std::vector<KeyspaceListener> keyspace_listeners;
   std::vector<ClientListener> client_listeners;
+  std::vector<CommandObserver> observers;
 
  private:
   // The command table by name: open addressing with linear probing over a power-of-two number

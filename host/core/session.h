@@ -27,6 +27,7 @@ struct Session {
   bool internal = false;      // a plugin's trusted client (client_create_internal)
   bool no_propagate = false;  // its effects stay off the propagation stream
   bool replica = false;       // client_set_replica: a replica's link (flag S, replica limits)
+  bool no_touch = false;      // CLIENT NO-TOUCH: its commands but TOUCH leave access stamps
   // A session call_command made for a plugin's call: kRunSession plus its PLINTH_RUN_* flags.
   static constexpr uint32_t kRunSession = 0x80000000u;
   uint32_t run_flags = 0;

@@ -137,6 +137,11 @@ void Shell::DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) {
   }
 }
 
+std::string Shell::ClientAddr(uint64_t id) {
+  auto it = clients.find(id);
+  return it == clients.end() ? std::string() : it->second->peer;
+}
+
 int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view want) {
   std::vector<Client*> victims;
   for (auto& [id, cl] : clients) {

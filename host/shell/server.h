@@ -105,6 +105,7 @@ class Shell final : public Env {
   int32_t Post(plinth_task_fn fn, void* arg) override;
   int32_t ListenerAdd(int32_t transport_id, int32_t fd, const char* description) override;
   void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) override;
+  std::string ClientAddr(uint64_t id) override;
   int64_t KillClients(Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { Stop(); }
   void InfoFields(std::string_view section, std::string* out) override;

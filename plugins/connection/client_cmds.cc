@@ -1,6 +1,9 @@
-// CLIENT ID, INFO, LIST, KILL, SETNAME, GETNAME, SETINFO and HELP. Client descriptions come
+// CLIENT ID, INFO, LIST, KILL, SETNAME, GETNAME, SETINFO, NO-EVICT, NO-TOUCH, PAUSE, UNPAUSE
+// and HELP. Client descriptions come
 // from the host as CLIENT LIST lines; KILL matches its filters on those lines and then closes
 // the chosen clients by id. Main thread.
+#include <algorithm>
+#include <cstdint>
 #include <plinth/text.hpp>
 #include <string>
 
@@ -15,9 +18,9 @@ using sdk::Api;
 
 namespace {
 
-constexpr common::SubcommandDef kSubs[] = {{"id", 2},      {"info", 2},     {"list", -2},
-                                           {"kill", -3},   {"setname", 3},  {"getname", 2},
-                                           {"setinfo", 4}, {"no-evict", 3}, {"help", 2}};
+constexpr common::SubcommandDef kSubs[] = {
+    {"id", 2},      {"info", 2},     {"list", -2},    {"kill", -3},  {"setname", 3}, {"getname", 2},
+    {"setinfo", 4}, {"no-evict", 3}, {"no-touch", 3}, {"pause", -3}, {"unpause", 2}, {"help", 2}};
 
 // Collects CLIENT LIST lines, each ending in exactly one '\n'.
 struct LineSink {
@@ -108,6 +111,45 @@ void SetInfo(Call& c) {
   c.Ok();
 }
 
+// CLIENT PAUSE timeout [WRITE|ALL]: merged with a pause still in force as Redis does (the
+// stricter mode, the later end), then handed to the host, which holds the commands.
+struct {
+  uint32_t what = PLINTH_PAUSE_NONE;
+  int64_t end_ms = 0;
+} g_pause;
+
+void Pause(Call& c) {
+  int64_t timeout = 0;
+  if (!text::ParseInt64(c.arg(2), &timeout))
+    return c.Error("ERR timeout is not an integer or out of range");
+  if (timeout < 0) return c.Error("ERR timeout is negative");
+  uint32_t mode = PLINTH_PAUSE_ALL;
+  if (c.argc() == 4 && text::EqualsNoCase(c.arg(3), "write")) {
+    mode = PLINTH_PAUSE_WRITE;
+  } else if (c.argc() > 4 || (c.argc() == 4 && !text::EqualsNoCase(c.arg(3), "all"))) {
+    return c.Error(common::kSyntaxError);
+  }
+  const int64_t now_ms = Api().time_us(sdk::Host::self) / 1000;
+  if (g_pause.end_ms <= now_ms) g_pause.what = PLINTH_PAUSE_NONE;  // the last pause is over
+  g_pause.what = std::max(g_pause.what, mode);
+  g_pause.end_ms = std::max(g_pause.end_ms, now_ms + std::min(timeout, INT64_MAX / 2 - now_ms));
+  Api().clients_pause(sdk::Host::self, g_pause.what, g_pause.end_ms);
+  c.Ok();
+}
+
+void Unpause(Call& c) {
+  g_pause = {};
+  Api().clients_pause(sdk::Host::self, PLINTH_PAUSE_NONE, 0);
+  c.Ok();
+}
+
+void NoTouch(Call& c) {
+  const bool on = text::EqualsNoCase(c.arg(2), "on");
+  if (!on && !text::EqualsNoCase(c.arg(2), "off")) return c.Error(common::kSyntaxError);
+  Api().client_attr_set(c.raw(), PLINTH_CLIENT_NO_TOUCH, on ? "1" : "", on ? 1 : 0);
+  c.Ok();
+}
+
 void Help(const Call& c) {
   static constexpr std::string_view kLines[] = {
       "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -145,6 +187,12 @@ void Help(const Call& c) {
       "    Set the client library name or version shown by CLIENT LIST.",
       "NO-EVICT (ON|OFF)",
       "    Accepted for compatibility: clients are never evicted.",
+      "NO-TOUCH (ON|OFF)",
+      "    Will not touch LRU/LFU stats when this mode is on.",
+      "PAUSE <timeout> [WRITE|ALL]",
+      "    Suspend all, or just write, clients for <timeout> milliseconds.",
+      "UNPAUSE",
+      "    Stop the current client pause, resuming traffic.",
       "HELP",
       "    Prints this help."};
   c.Array(static_cast<int64_t>(std::size(kLines)));
@@ -152,6 +200,8 @@ void Help(const Call& c) {
 }
 
 }  // namespace
+
+void ResetClientPause() { g_pause = {}; }
 
 void Client(Call& c) {
   std::string error;
@@ -182,6 +232,9 @@ void Client(Call& c) {
     bool valid = text::EqualsNoCase(c.arg(2), "on") || text::EqualsNoCase(c.arg(2), "off");
     return valid ? c.Ok() : c.Error(common::kSyntaxError);
   }
+  if (name == "no-touch") return NoTouch(c);
+  if (name == "pause") return Pause(c);
+  if (name == "unpause") return Unpause(c);
   Help(c);
 }
 

@@ -30,6 +30,8 @@ void Hello(Call& c);
 
 // client_cmds.cc
 void Client(Call& c);
+// Forgets the CLIENT PAUSE state of an earlier load (init).
+void ResetClientPause();
 
 }  // namespace plinth::connection
 

@@ -31,12 +31,14 @@ const sdk::CommandDef kCommands[] = {
      "<ID|INFO|LIST [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [ID client-id [client-id ...]]|KILL "
      "ip:port|KILL [ID client-id] [TYPE NORMAL|MASTER|REPLICA|PUBSUB] [USER username] [ADDR "
      "ip:port] [LADDR ip:port] [SKIPME yes|no]|SETNAME connection-name|GETNAME|SETINFO LIB-NAME "
-     "libname|SETINFO LIB-VER libver|NO-EVICT <ON|OFF>|HELP>",
+     "libname|SETINFO LIB-VER libver|NO-EVICT <ON|OFF>|NO-TOUCH <ON|OFF>|PAUSE timeout [WRITE|ALL]|"
+     "UNPAUSE|HELP>",
      "A container for client connection commands", "2.4.0"},
 };
 
 bool Init() {
   FindOptions();
+  ResetClientPause();
   return sdk::RegisterCommands(kCommands);
 }
 

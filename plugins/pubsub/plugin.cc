@@ -7,7 +7,7 @@ namespace {
 
 constexpr uint32_t kBase = PLINTH_CMD_PUBSUB | PLINTH_CMD_LOADING | PLINTH_CMD_STALE;
 constexpr uint32_t kSub = kBase | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_SUBSCRIBER;
-constexpr uint32_t kPub = kBase | PLINTH_CMD_FAST;
+constexpr uint32_t kPub = kBase | PLINTH_CMD_FAST | PLINTH_CMD_MAY_REPLICATE;
 
 const sdk::CommandDef kCommands[] = {
     {"subscribe", -2, kSub, 0, 0, 0, Subscribe, "pubsub", "channel [channel ...]",

@@ -16,9 +16,9 @@ constexpr uint32_t kAdmin = PLINTH_CMD_NOSCRIPT | PLINTH_CMD_ALLOW_BUSY | PLINTH
 // EVAL's keys are counted by its numkeys argument; the host's fixed key positions cannot say
 // that, so the specs declare none.
 const sdk::CommandDef kCommands[] = {
-    {"eval", -3, kScriptCmd | PLINTH_CMD_DENYOOM, 0, 0, 0, Eval, "scripting",
+    {"eval", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, Eval, "scripting",
      "script numkeys [key [key ...]] [arg [arg ...]]", "Execute a Lua script server side", "2.6.0"},
-    {"evalsha", -3, kScriptCmd | PLINTH_CMD_DENYOOM, 0, 0, 0, EvalSha, "scripting",
+    {"evalsha", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, EvalSha, "scripting",
      "sha1 numkeys [key [key ...]] [arg [arg ...]]", "Execute a Lua script server side", "2.6.0"},
     {"eval_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, EvalRo, "scripting",
      "script numkeys [key [key ...]] [arg [arg ...]]", "Execute a read-only Lua script server side",
@@ -26,7 +26,7 @@ const sdk::CommandDef kCommands[] = {
     {"evalsha_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, EvalShaRo, "scripting",
      "sha1 numkeys [key [key ...]] [arg [arg ...]]", "Execute a read-only Lua script server side",
      "7.0.0"},
-    {"fcall", -3, kScriptCmd | PLINTH_CMD_DENYOOM, 0, 0, 0, FCall, "scripting",
+    {"fcall", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, FCall, "scripting",
      "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a function", "7.0.0"},
     {"fcall_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, FCallRo, "scripting",
      "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a read-only function", "7.0.0"},

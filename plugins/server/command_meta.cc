@@ -103,7 +103,7 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
                 {PLINTH_CMD_BLOCKING, "blocking"},    {PLINTH_CMD_LOADING, "loading"},
                 {PLINTH_CMD_STALE, "stale"},          {PLINTH_CMD_FAST, "fast"},
                 {PLINTH_CMD_NOAUTH, "no_auth"},       {PLINTH_CMD_NO_MULTI, "no_multi"},
-                {PLINTH_CMD_ALLOW_BUSY, "allow_busy"}};
+                {PLINTH_CMD_ALLOW_BUSY, "allow_busy"}, {PLINTH_CMD_MAY_REPLICATE, "may_replicate"}};
   std::vector<std::string_view> out;
   for (const auto& f : kFlags)
     if (flags & f.bit) out.push_back(f.name);

@@ -170,7 +170,7 @@ FIELD(plinth_rdb_io_t, write_raw, 64, 8);
 FIELD(plinth_rdb_io_t, read_raw, 72, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1168);
+MIN_SIZE(plinth_host_api_t, 1192);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -319,6 +319,27 @@ FIELD(plinth_host_api_t, call_yield, 1136, 8);
 FIELD(plinth_host_api_t, server_stopping, 1144, 8);
 FIELD(plinth_host_api_t, key_access, 1152, 8);
 FIELD(plinth_host_api_t, memory_report, 1160, 8);
+FIELD(plinth_host_api_t, command_observer_register, 1168, 8);
+FIELD(plinth_host_api_t, command_observer_set, 1176, 8);
+FIELD(plinth_host_api_t, clients_pause, 1184, 8);
+
+/* ---- plinth_command_event_t ---- */
+MIN_SIZE(plinth_command_event_t, 104);
+FIELD(plinth_command_event_t, struct_size, 0, 4);
+FIELD(plinth_command_event_t, flags, 4, 4);
+FIELD(plinth_command_event_t, client_id, 8, 8);
+FIELD(plinth_command_event_t, db, 16, 4);
+FIELD(plinth_command_event_t, argc, 20, 4);
+FIELD(plinth_command_event_t, argv, 24, 8);
+FIELD(plinth_command_event_t, argvlen, 32, 8);
+FIELD(plinth_command_event_t, name, 40, 8);
+FIELD(plinth_command_event_t, cmd_flags, 48, 4);
+FIELD(plinth_command_event_t, start_us, 56, 8);
+FIELD(plinth_command_event_t, duration_us, 64, 8);
+FIELD(plinth_command_event_t, addr, 72, 8);
+FIELD(plinth_command_event_t, addr_len, 80, 8);
+FIELD(plinth_command_event_t, client_name, 88, 8);
+FIELD(plinth_command_event_t, client_name_len, 96, 8);
 
 /* ---- plinth_stream_batch_t ---- */
 MIN_SIZE(plinth_stream_batch_t, 32);
@@ -355,6 +376,14 @@ CONST(PLINTH_RUN_NO_WRITES, 0x2u);
 CONST(PLINTH_RUN_NO_PROPAGATE, 0x4u);
 CONST(PLINTH_RUN_RESP3, 0x8u);
 CONST(PLINTH_CLIENT_CLOSED, 1u);
+CONST(PLINTH_EVENT_NESTED, 0x1u);
+CONST(PLINTH_EVENT_RERUN, 0x2u);
+CONST(PLINTH_EVENT_INTERNAL, 0x4u);
+CONST(PLINTH_CMD_MAY_REPLICATE, 0x20000u);
+CONST(PLINTH_CLIENT_NO_TOUCH, 4);
+CONST(PLINTH_PAUSE_NONE, 0u);
+CONST(PLINTH_PAUSE_WRITE, 1u);
+CONST(PLINTH_PAUSE_ALL, 2u);
 CONST(PLINTH_CLIENT_RESET, 2u);
 CONST(PLINTH_RDB_LIST, 1u);
 CONST(PLINTH_RDB_SET, 2u);

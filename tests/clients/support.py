@@ -13,7 +13,7 @@ import tempfile
 import time
 
 DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys", "hash", "list", "set",
-                   "zset", "stream", "pubsub", "scripting"]
+                   "zset", "stream", "pubsub", "scripting", "diagnostics"]
 SKIP = 77  # CTest SKIP_RETURN_CODE
 
 

@@ -49,6 +49,10 @@ class FakeEnv final : public host::Env {
   int32_t Post(plinth_task_fn fn, void* arg) override;
   int32_t ListenerAdd(int32_t, int32_t, const char*) override { return PLINTH_ERR; }
   void DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) override;
+  // "fake:0" for client 1 (as CLIENT LIST shows it), "fake:<id>" for the added clients.
+  std::string ClientAddr(uint64_t id) override {
+    return "fake:" + std::to_string(session && id == session->id ? 0 : id);
+  }
   int64_t KillClients(host::Session* caller, uint32_t filter, std::string_view value) override;
   void RequestShutdown() override { shutdown_requested = true; }
   void InfoFields(std::string_view section, std::string* out) override;

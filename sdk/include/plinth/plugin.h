@@ -101,6 +101,8 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 /* its key lookups leave the keys' access stamps alone (OBJECT, TYPE): looking at a key's idle
  * time or access frequency must not refresh it */
 #define PLINTH_CMD_NO_TOUCH 0x10000u
+/* not a write, yet it may propagate effects (EVAL, FCALL, PUBLISH): CLIENT PAUSE WRITE holds it */
+#define PLINTH_CMD_MAY_REPLICATE 0x20000u
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -496,6 +498,37 @@ typedef struct plinth_type_spec {
 typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type, const char* event,
                                             const char* key, size_t klen);
 
+/* ---- Command observers (SLOWLOG, LATENCY, MONITOR) ---------------------------------------- */
+
+/* plinth_command_event_t flags */
+#define PLINTH_EVENT_NESTED 0x1u   /* run by another command: a script's call (call_command) */
+#define PLINTH_EVENT_RERUN 0x2u    /* a blocked command run again (woken or timed out) */
+#define PLINTH_EVENT_INTERNAL 0x4u /* an internal client's: a primary's stream, a file loading */
+
+/* One command that ran: its handler was called (a command refused, or queued by MULTI, is not
+ * one). Strings are not NUL-terminated unless said. */
+typedef struct plinth_command_event {
+  uint32_t struct_size;          /* since 1.0 */
+  uint32_t flags;                /* since 1.0: PLINTH_EVENT_* */
+  uint64_t client_id;            /* since 1.0 */
+  int32_t db;                    /* since 1.0: the database it ran in */
+  int32_t argc;                  /* since 1.0 */
+  const char* const* argv;       /* since 1.0: as the client sent them */
+  const size_t* argvlen;         /* since 1.0 */
+  const char* name;              /* since 1.0: its registered name, lowercase, NUL-terminated */
+  uint32_t cmd_flags;            /* since 1.0: its PLINTH_CMD_* */
+  int64_t start_us;              /* since 1.0: unix time it started, microseconds */
+  int64_t duration_us;           /* since 1.0: how long it ran */
+  const char* addr;              /* since 1.0: the peer ("ip:port", "unix:path"); "" internal */
+  size_t addr_len;               /* since 1.0 */
+  const char* client_name;       /* since 1.0: CLIENT SETNAME's name, "" when none */
+  size_t client_name_len;        /* since 1.0 */
+} plinth_command_event_t;
+
+/* Hears one command that ran (command_observer_register). OWNERSHIP: ev and what it points to
+ * are borrowed for the call. THREAD: main; it must not run commands or change the keyspace. */
+typedef void (*plinth_command_observer_fn)(void* ctx, const plinth_command_event_t* ev);
+
 /* client listener events */
 #define PLINTH_CLIENT_CLOSED 1u /* the connection is gone */
 #define PLINTH_CLIENT_RESET 2u  /* RESET (client_reset) */
@@ -528,6 +561,14 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 #define PLINTH_CLIENT_NAME 1
 #define PLINTH_CLIENT_LIB_NAME 2
 #define PLINTH_CLIENT_LIB_VER 3
+/* CLIENT NO-TOUCH: "1" while on (set "1" or ""): the client's commands leave keys' access
+ * times and counters alone, except TOUCH's */
+#define PLINTH_CLIENT_NO_TOUCH 4
+
+/* clients_pause what */
+#define PLINTH_PAUSE_NONE 0u  /* no pause: ends this plugin's */
+#define PLINTH_PAUSE_WRITE 1u /* commands that may write; keys neither expire nor get evicted */
+#define PLINTH_PAUSE_ALL 2u   /* every command */
 
 /* client_kill filters */
 #define PLINTH_KILL_ID 1
@@ -1151,6 +1192,26 @@ struct plinth_host_api {
    * system and emits nothing. Returns PLINTH_ERR for an unknown what. OWNERSHIP: what emit gets
    * is borrowed for that call. THREAD: main. */
   int32_t (*memory_report)(plinth_plugin_t* self, uint32_t what, plinth_emit_fn emit, void* arg);
+
+  /* -- command observers (THREAD: main) -- */
+  /* since 1.0: adds an observer that hears every command that ran for at least min_us
+   * microseconds (0: every command; below 0: none until command_observer_set). Returns its id
+   * (0 or more) or PLINTH_ERR. While no observer listens, commands pay one comparison.
+   * OWNERSHIP: ctx must outlive the plugin. THREAD: main, init only. */
+  int64_t (*command_observer_register)(plinth_plugin_t* self, plinth_command_observer_fn fn,
+                                       void* ctx, int64_t min_us);
+  /* since 1.0: changes observer id's threshold (below 0: it hears nothing). Returns PLINTH_OK,
+   * or PLINTH_ERR when id is not one of this plugin's observers. OWNERSHIP: none.
+   * THREAD: main. */
+  int32_t (*command_observer_set)(plinth_plugin_t* self, int64_t id, int64_t min_us);
+
+  /* since 1.0: this plugin's pause of clients (CLIENT PAUSE, FAILOVER): until end_ms (unix
+   * milliseconds) the host holds the commands what names (PLINTH_PAUSE_WRITE: those flagged
+   * WRITE or MAY_REPLICATE, and an EXEC that queued one; PLINTH_PAUSE_ALL: all) of every client
+   * but replicas and internal clients, each client's in its order, and runs them once no
+   * plugin's pause holds them. A later call replaces this plugin's pause; PLINTH_PAUSE_NONE ends
+   * it. Returns PLINTH_OK, or PLINTH_ERR for an unknown what. OWNERSHIP: none. THREAD: main. */
+  int32_t (*clients_pause)(plinth_plugin_t* self, uint32_t what, int64_t end_ms);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

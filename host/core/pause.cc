@@ -1,0 +1,83 @@
+// Client pauses (CLIENT PAUSE, FAILOVER): each plugin keeps one pause; a command one of them
+// holds waits as a blocked command with no key whose deadline is the pause's end, and runs
+// again when the pauses change or that end passes (Rerun), held again if another pause still
+// holds it.
+#include <algorithm>
+
+#include "host/core/api.h"
+#include "host/core/call.h"
+#include "host/core/core.h"
+
+namespace plinth::host {
+
+uint32_t Core::PauseInForce(int64_t now_ms, int64_t* end_ms) {
+  uint32_t what = PLINTH_PAUSE_NONE;
+  int64_t end = 0;
+  for (auto it = pauses_.begin(); it != pauses_.end();) {
+    if (it->second.end_ms <= now_ms) {
+      it = pauses_.erase(it);
+      continue;
+    }
+    what = std::max(what, it->second.what);
+    end = std::max(end, it->second.end_ms);
+    ++it;
+  }
+  if (end_ms) *end_ms = end;
+  return what;
+}
+
+bool Core::WritesPaused() { return !pauses_.empty() && PauseInForce(NowMs(), nullptr); }
+
+bool Core::PauseHolds(const Session& s, const Command* cmd, int64_t* end_ms) {
+  if (s.internal || s.replica) return false;
+  const uint32_t what = PauseInForce(NowMs(), end_ms);
+  if (what == PLINTH_PAUSE_ALL) return true;
+  constexpr uint32_t kMayWrite = PLINTH_CMD_WRITE | PLINTH_CMD_MAY_REPLICATE;
+  return what == PLINTH_PAUSE_WRITE &&
+         ((cmd->spec.flags & kMayWrite) || (cmd == exec_cmd_ && (s.tx.queued_flags & kMayWrite)));
+}
+
+void Core::Hold(Session& s, ReplySink& sink, const ParsedRequest& r, int64_t end_ms) {
+  auto b = std::make_unique<BlockedCommand>();
+  b->sink = &sink;
+  b->db = s.db;
+  b->paused = true;
+  b->deadline_ms = end_ms;
+  for (int32_t i = 0; i < r.argc; ++i) b->argv.emplace_back(r.argv[i], r.argvlen[i]);
+  if (s.block) {  // a held command run again and held again (or a woken one now held)
+    blocking.Remove(&s);
+    rerun_reblocked_ = true;
+  }
+  s.block = std::move(b);
+  blocking.Add(&s);
+}
+
+void Core::SetPause(const std::string& owner, uint32_t what, int64_t end_ms) {
+  const uint32_t before = PauseInForce(NowMs(), nullptr);
+  if (what == PLINTH_PAUSE_NONE) {
+    pauses_.erase(owner);
+  } else {
+    pauses_[owner] = {what, end_ms};
+  }
+  // Less is held now: every held command runs again, in the order they were held; those a
+  // pause still holds are held again.
+  if (PauseInForce(NowMs(), nullptr) < before) {
+    for (Session* s : blocking.Held()) blocking.Wake(s);
+    if (exec_depth_ == 0) ServeBlocked();
+  }
+}
+
+namespace {
+
+int32_t ClientsPause(plinth_plugin_t* self, uint32_t what, int64_t end_ms) {
+  if (!self || what > PLINTH_PAUSE_ALL) return PLINTH_ERR;
+  self->core->AssertMainThread("clients_pause");
+  self->core->SetPause(self->name, what, end_ms);
+  return PLINTH_OK;
+}
+
+}  // namespace
+
+void FillPauseApi(plinth_host_api_t* t) { t->clients_pause = ClientsPause; }
+
+}  // namespace plinth::host
