@@ -80,6 +80,8 @@ class Env {
   virtual int64_t RssMemory() { return 0; }
   // MEMORY PURGE: returns the allocator's free pages to the system.
   virtual void ReleaseFreeMemory() {}
+  // maxmemory changed (0: none): under a limit the allocator keeps less memory to itself.
+  virtual void AllocatorLimit(int64_t /*maxmemory*/) {}
   // MEMORY MALLOC-STATS: the allocator's own report.
   virtual std::string AllocatorStats() { return "Stats not supported for the current allocator"; }
 

@@ -46,6 +46,7 @@ int32_t Evictor::ApplyOption(void* ctx, const char* name, const char*, size_t, i
   const std::string_view n(name);
   if (n == "maxmemory") {
     e->limit_ = iv;
+    e->core_.env().AllocatorLimit(iv);
   } else if (n == "maxmemory-policy") {
     e->policy_ = iv;
     e->access_.lfu = iv == kVolatileLfu || iv == kAllkeysLfu;

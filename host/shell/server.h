@@ -114,6 +114,7 @@ class Shell final : public Env {
   int64_t ClientMemory() override { return client_buffers; }
   int64_t RssMemory() override;
   void ReleaseFreeMemory() override;
+  void AllocatorLimit(int64_t maxmemory) override;
   std::string AllocatorStats() override;
   void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
