@@ -6,7 +6,8 @@ persistence off, started with --maxmemory and --maxmemory-policy.
 - cache: allkeys-lru under --maxmemory (100mb). redis-benchmark SETs 1 KiB values at random
   keys covering 10x maxmemory (50 clients, pipelines of 16) for --duration seconds, in chunks of
   a few seconds; every second the server's RSS (VmRSS), INFO used_memory and evicted_keys are
-  sampled. Reported: peak and final RSS / maxmemory, peak used_memory / maxmemory, evicted keys,
+  sampled. Reported: peak RSS / maxmemory (over the whole case, and over the SET load alone,
+  before the GET clients join), final RSS / maxmemory, peak used_memory / maxmemory, evicted keys,
   error replies (redis-benchmark stops at the first one; the server's total_error_replies too),
   the median SET rate, and the GET rate (the same keyspace, 50 clients, pipelines of 16;
   median of --reps runs) while the SET load goes on, with its ratio to redis7.
@@ -182,8 +183,10 @@ def cache_case(spec, a, work, log, rows, samples):
     samples += [[name] + list(x) for x in s]
     used = [x[2] for x in s if x[2] is not None]
     errs = [x[4] for x in s if x[4] is not None]
+    set_only = [x[1] for x in s if x[0] <= a.duration] or [s[0][1]]
     rows += [
         row(name, "cache max RSS / maxmemory", max(x[1] for x in s) / mm, "x"),
+        row(name, "cache max RSS during the SETs alone / maxmemory", max(set_only) / mm, "x"),
         row(name, "cache final RSS / maxmemory", s[-1][1] / mm, "x"),
         row(name, "cache max used_memory / maxmemory", max(used) / mm if used else None, "x"),
         row(name, "cache evicted keys", s[-1][3], "keys"),
@@ -195,7 +198,7 @@ def cache_case(spec, a, work, log, rows, samples):
         row(name, "cache GET req/s during eviction", statistics.median(gets), "req/s",
             " ".join("%.0f" % x for x in gets)),
     ]
-    for r in rows[-7:]:
+    for r in rows[-8:]:
         print("%s %s: %s %s %s" % (name, r["case"], fmt(r["value"]), r["unit"], r["runs"]),
               flush=True)
 
@@ -276,7 +279,8 @@ def fmt(v, digits=3):
 def report(rows, names, a):
     val = {(r["server"], r["case"]): r["value"] for r in rows}
     if "cache" in a.cases:
-        cols = ["max RSS / maxmemory", "final RSS / maxmemory", "max used_memory / maxmemory",
+        cols = ["max RSS / maxmemory", "max RSS during the SETs alone / maxmemory",
+                "final RSS / maxmemory", "max used_memory / maxmemory",
                 "evicted keys", "error replies", "SET req/s", "GET req/s during eviction"]
         base = val.get((BASELINE, "cache GET req/s during eviction"))
         print("\ncache: allkeys-lru, maxmemory %d bytes, SETs of 1 KiB over %d keys for %g s"

@@ -29,7 +29,10 @@ uint32_t Core::PauseInForce(int64_t now_ms, int64_t* end_ms) {
 bool Core::WritesPaused() { return !pauses_.empty() && PauseInForce(NowMs(), nullptr); }
 
 bool Core::PauseHolds(const Session& s, const Command* cmd, int64_t* end_ms) {
-  if (s.internal || s.replica) return false;
+  // Replicas and internal clients go on; so do the commands of an EXEC or a script that
+  // started (a pause is checked where a client's command arrives, as Redis does).
+  if (s.internal || s.replica || exec_depth_ > 0 || (s.run_flags & Session::kRunSession))
+    return false;
   const uint32_t what = PauseInForce(NowMs(), end_ms);
   if (what == PLINTH_PAUSE_ALL) return true;
   constexpr uint32_t kMayWrite = PLINTH_CMD_WRITE | PLINTH_CMD_MAY_REPLICATE;

@@ -116,6 +116,19 @@ TEST_CASE("CLIENT PAUSE keeps the stricter mode and the later end of the pause i
   CHECK(f.Run({"client", "unpause"}) == "OK");
 }
 
+TEST_CASE("CLIENT PAUSE inside a transaction holds nothing of that transaction") {
+  Fixture f;
+  CHECK(f.Run({"multi"}) == "OK");
+  CHECK(f.Run({"client", "pause", "1000", "write"}) == "QUEUED");
+  CHECK(f.Run({"w", "in-exec"}) == "QUEUED");
+  CHECK(f.Run({"exec"}) == "1) OK\n2) OK");
+  CHECK(g_written == std::vector<std::string>{"in-exec"});
+  const uint64_t a = f.host.AddClient();
+  CHECK_FALSE(f.host.CallAs(a, {"w", "after"}).has_value());  // the pause holds what comes next
+  CHECK(f.Run({"client", "unpause"}) == "OK");
+  CHECK(g_written == std::vector<std::string>{"in-exec", "after"});
+}
+
 TEST_CASE("CLIENT PAUSE refuses bad arguments and NO-TOUCH takes ON or OFF") {
   Fixture f;
   CHECK(f.Run({"client", "pause", "x"}) == "(error) ERR timeout is not an integer or out of range");
