@@ -24,6 +24,10 @@ void FillMemoryApi(plinth_host_api_t* t);          // access stamps, memory repo
 void FillObserveApi(plinth_host_api_t* t);         // command observers
 void FillPauseApi(plinth_host_api_t* t);           // client pauses
 
+// Whether self's init is running (registration is allowed only then); logs the refusal of
+// what otherwise. Main thread.
+bool InInit(plinth_plugin_t* self, const char* what);
+
 // Stops and frees a timer (timer_stop) through the env that started it.
 void TimerStop(plinth_timer_t* timer);
 

@@ -10,6 +10,16 @@
 #include "host/core/info.h"
 
 namespace plinth::host {
+
+bool InInit(plinth_plugin_t* self, const char* what) {
+  if (!self) return false;
+  self->core->AssertMainThread(what);
+  if (self->core->loading == self) return true;
+  self->core->Log(LogLevel::kWarning, "%s: %s refused: registration is only allowed during init",
+                  self->name.c_str(), what);
+  return false;
+}
+
 namespace {
 
 void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len) {
@@ -23,16 +33,6 @@ void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len
 void* MemAlloc(size_t n) { return std::malloc(n); }
 void* MemRealloc(void* p, size_t n) { return std::realloc(p, n); }
 void MemFree(void* p) { std::free(p); }
-
-// Registration is allowed only from the plugin's own init.
-bool InInit(plinth_plugin_t* self, const char* what) {
-  if (!self) return false;
-  self->core->AssertMainThread(what);
-  if (self->core->loading == self) return true;
-  self->core->Log(LogLevel::kWarning, "%s: %s refused: registration is only allowed during init",
-                  self->name.c_str(), what);
-  return false;
-}
 
 int32_t Refused(plinth_plugin_t* self, const std::string& why) {
   if (why.empty()) return PLINTH_OK;

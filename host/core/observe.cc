@@ -51,15 +51,8 @@ namespace {
 
 int64_t ObserverRegister(plinth_plugin_t* self, plinth_command_observer_fn fn, void* ctx,
                          int64_t min_us) {
-  if (!self || !fn) return PLINTH_ERR;
+  if (!InInit(self, "command_observer_register") || !fn) return PLINTH_ERR;
   Core& core = *self->core;
-  core.AssertMainThread("command_observer_register");
-  if (core.loading != self) {
-    core.Log(LogLevel::kWarning,
-             "%s: command_observer_register refused: registration is only allowed during init",
-             self->name.c_str());
-    return PLINTH_ERR;
-  }
   const int64_t id = core.next_observer_id++;
   core.registry.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
   core.CountObservers();

@@ -170,13 +170,12 @@ void ProcessInput(Client* c) {
   }
   if (c->closed) return;
   if (c->qpos == c->qlen) {
-    // Every request read so far is done: the buffer goes back, so a client between requests
-    // (most clients, most of the time) holds none; its next read takes one from the
-    // allocator's cache.
     c->qpos = c->qlen = 0;
-    std::free(c->qbuf);
-    c->qbuf = nullptr;
-    c->qcap = 0;
+    if (c->qcap > kReadChunk) {  // a big request is done: give its buffer back
+      std::free(c->qbuf);
+      c->qbuf = nullptr;
+      c->qcap = 0;
+    }
   }
 }
 

@@ -51,7 +51,6 @@ void OnCron(uv_timer_t* h) {
   CountClientBuffers(s);
   s.core.CronTick(1000000 / s.limits.hz);
   s.core.ActiveRehash(1000);
-  s.ReturnFreePages();
   CloseIdleClients(s);
   s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),
              s.core.stats.commands);

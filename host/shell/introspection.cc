@@ -107,35 +107,28 @@ void Shell::ReleaseFreeMemory() {
 #endif
 }
 
-// tcmalloc's settings (32 MiB of thread caches, free spans kept for reuse) suit a server
-// without a limit. Under maxmemory they would be a few percent of RSS above it that eviction
-// cannot reach: the thread caches get a hundredth of the limit (1 to 32 MiB), and the cron
-// returns the page heap's free spans (ReturnFreePages). Without a limit again, the settings are
-// as they were.
+// tcmalloc's settings (32 MiB of thread caches, free spans kept) suit a server without a limit.
+// Under maxmemory they would be a few percent of RSS above it that eviction cannot reach: the
+// thread caches get a hundredth of the limit (1 to 32 MiB), and free spans go back to the
+// system at once. Without a limit again, the settings are as they were.
 void Shell::AllocatorLimit(int64_t maxmemory) {
 #ifndef PLINTH_NO_TCMALLOC
+  static size_t caches_before = 0;  // 0: not limited now
   MallocExtension* m = MallocExtension::instance();
   constexpr char kCaches[] = "tcmalloc.max_total_thread_cache_bytes";
   if (maxmemory <= 0) {
-    if (thread_caches_before_ > 0) m->SetNumericProperty(kCaches, thread_caches_before_);
-    thread_caches_before_ = 0;
+    if (caches_before == 0) return;
+    m->SetNumericProperty(kCaches, caches_before);
+    m->SetNumericProperty("tcmalloc.aggressive_memory_decommit", 0);
+    caches_before = 0;
     return;
   }
-  if (thread_caches_before_ == 0 && !m->GetNumericProperty(kCaches, &thread_caches_before_)) return;
+  if (caches_before == 0 && !m->GetNumericProperty(kCaches, &caches_before)) return;
   constexpr int64_t kMiB = 1 << 20;
   m->SetNumericProperty(kCaches, static_cast<size_t>(std::clamp(maxmemory / 100, kMiB, 32 * kMiB)));
+  m->SetNumericProperty("tcmalloc.aggressive_memory_decommit", 1);
 #else
   (void)maxmemory;
-#endif
-}
-
-void Shell::ReturnFreePages() {
-#ifndef PLINTH_NO_TCMALLOC
-  if (thread_caches_before_ == 0) return;  // no limit
-  size_t free = 0;
-  MallocExtension* m = MallocExtension::instance();
-  if (m->GetNumericProperty("tcmalloc.pageheap_free_bytes", &free) && free >= (1u << 20))
-    m->ReleaseToSystem(free);
 #endif
 }
 

@@ -115,8 +115,6 @@ class Shell final : public Env {
   int64_t RssMemory() override;
   void ReleaseFreeMemory() override;
   void AllocatorLimit(int64_t maxmemory) override;
-  // Under maxmemory: gives the allocator's free spans back to the system (cron).
-  void ReturnFreePages();
   std::string AllocatorStats() override;
   void ConnNotify(plinth_conn_t* conn, uint32_t events) override;
   void ConnReleased(plinth_conn_t* conn, uint64_t total) override;
@@ -139,9 +137,8 @@ class Shell final : public Env {
   void ArmBlockTimer();
 
   bool stopped_ = false;
-  size_t thread_caches_before_ = 0;  // tcmalloc's thread cache total before maxmemory; 0: none
-  bool serving_busy_ = false;        // in ServeWhileBusy: a command is still running
-  bool stop_after_busy_ = false;     // Stop was asked for meanwhile: it runs once that returns
+  bool serving_busy_ = false;     // in ServeWhileBusy: a command is still running
+  bool stop_after_busy_ = false;  // Stop was asked for meanwhile: it runs once that returns
   uv_prepare_t before_poll_;
   uv_check_t after_poll_;
   uv_idle_t yielded_idle_;  // active while yielded_writes is not empty: the poll does not sleep
