@@ -1,10 +1,11 @@
 // The diagnostics plugin: SLOWLOG, LATENCY and MONITOR. Three command observers feed them,
-// each switched off (costing commands nothing) while its feature is: the slow log's above
-// slowlog-log-slower-than, the latency monitor's above latency-monitor-threshold, MONITOR's
-// only while a client monitors.
+// each off (costing commands nothing) while its feature is unused. The slow log's hears
+// commands from slowlog-log-slower-than, the latency monitor's from latency-monitor-threshold,
+// MONITOR's every command while a client monitors.
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "command_text.h"
 #include "diagnostics.h"
