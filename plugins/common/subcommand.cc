@@ -8,6 +8,11 @@ namespace plinth::common {
 
 bool ArityFits(int32_t arity, int argc) { return arity >= 0 ? argc == arity : argc >= -arity; }
 
+std::string SubcommandSyntaxError(std::string_view container, std::string_view sub) {
+  return "ERR unknown subcommand or wrong number of arguments for '" + ErrorArg(sub) + "'. Try " +
+         text::ToUpper(container) + " HELP.";
+}
+
 std::string ErrorArg(std::string_view s, size_t max) {
   std::string out(s.substr(0, std::min(max, s.find('\0'))));  // Redis quotes a C string
   for (char& c : out)

@@ -30,6 +30,10 @@ int FindSubcommand(std::string_view container, const SubcommandDef (&defs)[N], s
   return FindSubcommand(container, defs, N, sub, argc, error);
 }
 
+// Redis's error for a subcommand given the wrong arguments when its arity alone cannot tell:
+// "ERR unknown subcommand or wrong number of arguments for 'sub'. Try CONTAINER HELP."
+std::string SubcommandSyntaxError(std::string_view container, std::string_view sub);
+
 // True when argc satisfies a Redis arity (N exact, -N at least N).
 bool ArityFits(int32_t arity, int argc);
 

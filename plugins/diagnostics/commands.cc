@@ -17,11 +17,6 @@ void HelpReply(const Call& c, std::initializer_list<std::string_view> lines) {
   for (std::string_view l : lines) c.Simple(l);
 }
 
-std::string Wrong(std::string_view container, std::string_view sub) {
-  return "ERR unknown subcommand or wrong number of arguments for '" + common::ErrorArg(sub) +
-         "'. Try " + std::string(container) + " HELP.";
-}
-
 void SlowlogGet(Call& c) {
   int64_t count = 10;
   if (c.argc() == 3) {
@@ -79,7 +74,9 @@ void SlowlogCommand(Call& c) {
   const int sub = common::FindSubcommand("slowlog", kSubs, c.arg(1), c.argc(), &error);
   if (sub < 0) return c.Error(error);
   const std::string_view name = kSubs[sub].name;
-  if (name == "get") return c.argc() > 3 ? c.Error(Wrong("SLOWLOG", c.arg(1))) : SlowlogGet(c);
+  if (name == "get")
+    return c.argc() > 3 ? c.Error(common::SubcommandSyntaxError("slowlog", c.arg(1)))
+                        : SlowlogGet(c);
   if (name == "len") return c.Integer(static_cast<int64_t>(G().slowlog.entries().size()));
   if (name == "reset") {
     G().slowlog.Reset();

@@ -32,8 +32,7 @@ void PublishGeneric(Call& c, Kind kind, const char* command) {
 // CHANNELS / SHARDCHANNELS [pattern]: the names with a subscriber, matching pattern if given.
 void ReplyChannels(const Call& c, Kind kind) {
   if (c.argc() > 3) {
-    return c.Error("ERR unknown subcommand or wrong number of arguments for '" +
-                   common::ErrorArg(c.arg(1)) + "'. Try PUBSUB HELP.");
+    return c.Error(common::SubcommandSyntaxError("pubsub", c.arg(1)));
   }
   const bool all = c.argc() == 2;
   std::string_view pattern = all ? std::string_view() : c.arg(2);

@@ -16,8 +16,7 @@ int FindSubcommand(const sdk::Call& c, const char* container,
 }
 
 void SubcommandSyntaxError(const sdk::Call& c, const char* container_upper) {
-  c.Error("ERR unknown subcommand or wrong number of arguments for '" +
-          std::string(c.arg(1).substr(0, 128)) + "'. Try " + container_upper + " HELP.");
+  c.Error(common::SubcommandSyntaxError(container_upper, c.arg(1)));
 }
 
 void ReplyHelp(const sdk::Call& c, const char* container_upper,
