@@ -97,12 +97,12 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
   static constexpr struct {
     uint32_t bit;
     std::string_view name;
-  } kFlags[] = {{PLINTH_CMD_WRITE, "write"},          {PLINTH_CMD_READONLY, "readonly"},
-                {PLINTH_CMD_DENYOOM, "denyoom"},      {PLINTH_CMD_ADMIN, "admin"},
-                {PLINTH_CMD_PUBSUB, "pubsub"},        {PLINTH_CMD_NOSCRIPT, "noscript"},
-                {PLINTH_CMD_BLOCKING, "blocking"},    {PLINTH_CMD_LOADING, "loading"},
-                {PLINTH_CMD_STALE, "stale"},          {PLINTH_CMD_FAST, "fast"},
-                {PLINTH_CMD_NOAUTH, "no_auth"},       {PLINTH_CMD_NO_MULTI, "no_multi"},
+  } kFlags[] = {{PLINTH_CMD_WRITE, "write"},           {PLINTH_CMD_READONLY, "readonly"},
+                {PLINTH_CMD_DENYOOM, "denyoom"},       {PLINTH_CMD_ADMIN, "admin"},
+                {PLINTH_CMD_PUBSUB, "pubsub"},         {PLINTH_CMD_NOSCRIPT, "noscript"},
+                {PLINTH_CMD_BLOCKING, "blocking"},     {PLINTH_CMD_LOADING, "loading"},
+                {PLINTH_CMD_STALE, "stale"},           {PLINTH_CMD_FAST, "fast"},
+                {PLINTH_CMD_NOAUTH, "no_auth"},        {PLINTH_CMD_NO_MULTI, "no_multi"},
                 {PLINTH_CMD_ALLOW_BUSY, "allow_busy"}, {PLINTH_CMD_MAY_REPLICATE, "may_replicate"}};
   std::vector<std::string_view> out;
   for (const auto& f : kFlags)

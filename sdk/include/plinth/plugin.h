@@ -508,21 +508,21 @@ typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type
 /* One command that ran: its handler was called (a command refused, or queued by MULTI, is not
  * one). Strings are not NUL-terminated unless said. */
 typedef struct plinth_command_event {
-  uint32_t struct_size;          /* since 1.0 */
-  uint32_t flags;                /* since 1.0: PLINTH_EVENT_* */
-  uint64_t client_id;            /* since 1.0 */
-  int32_t db;                    /* since 1.0: the database it ran in */
-  int32_t argc;                  /* since 1.0 */
-  const char* const* argv;       /* since 1.0: as the client sent them */
-  const size_t* argvlen;         /* since 1.0 */
-  const char* name;              /* since 1.0: its registered name, lowercase, NUL-terminated */
-  uint32_t cmd_flags;            /* since 1.0: its PLINTH_CMD_* */
-  int64_t start_us;              /* since 1.0: unix time it started, microseconds */
-  int64_t duration_us;           /* since 1.0: how long it ran */
-  const char* addr;              /* since 1.0: the peer ("ip:port", "unix:path"); "" internal */
-  size_t addr_len;               /* since 1.0 */
-  const char* client_name;       /* since 1.0: CLIENT SETNAME's name, "" when none */
-  size_t client_name_len;        /* since 1.0 */
+  uint32_t struct_size;    /* since 1.0 */
+  uint32_t flags;          /* since 1.0: PLINTH_EVENT_* */
+  uint64_t client_id;      /* since 1.0 */
+  int32_t db;              /* since 1.0: the database it ran in */
+  int32_t argc;            /* since 1.0 */
+  const char* const* argv; /* since 1.0: as the client sent them */
+  const size_t* argvlen;   /* since 1.0 */
+  const char* name;        /* since 1.0: its registered name, lowercase, NUL-terminated */
+  uint32_t cmd_flags;      /* since 1.0: its PLINTH_CMD_* */
+  int64_t start_us;        /* since 1.0: unix time it started, microseconds */
+  int64_t duration_us;     /* since 1.0: how long it ran */
+  const char* addr;        /* since 1.0: the peer ("ip:port", "unix:path"); "" internal */
+  size_t addr_len;         /* since 1.0 */
+  const char* client_name; /* since 1.0: CLIENT SETNAME's name, "" when none */
+  size_t client_name_len;  /* since 1.0 */
 } plinth_command_event_t;
 
 /* Hears one command that ran (command_observer_register). OWNERSHIP: ev and what it points to
