@@ -23,6 +23,8 @@ void FillRunApi(plinth_host_api_t* t);             // commands run by plugins, s
 void FillMemoryApi(plinth_host_api_t* t);          // access stamps, memory reports
 void FillObserveApi(plinth_host_api_t* t);         // command observers
 void FillPauseApi(plinth_host_api_t* t);           // client pauses
+void FillAclApi(plinth_host_api_t* t);             // commands as data, access control
+void FillKeyChangeApi(plinth_host_api_t* t);       // key change listeners, other clients' facts
 
 // Whether self's init is running (registration is allowed only then); logs the refusal of
 // what otherwise. Main thread.

@@ -324,6 +324,7 @@ uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
 
 void DbFlush(plinth_call_t* c, int32_t db, int32_t async) {
   Core& s = *c->core;
+  s.DbsFlushing(db < 0 ? -1 : db);
   for (size_t i = 0; i < s.dbs.size(); ++i) {
     if (db >= 0 && static_cast<size_t>(db) != i) continue;
     if (!s.watches.empty())

@@ -34,14 +34,14 @@ std::string ClientListLine(const Session& s, const ConnFields& f) {
       buf, sizeof buf,
       "id=%llu addr=%.*s laddr=%.*s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d "
       "sub=%lld psub=%lld ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu "
-      "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=default "
+      "rbs=%zu rbp=0 obl=0 oll=%zu omem=%zu tot-mem=%zu events=r cmd=%s user=%s "
       "redir=-1 resp=%d lib-name=%s lib-ver=%s io-thread=%d",
       static_cast<unsigned long long>(s.id), static_cast<int>(f.addr.size()), f.addr.data(),
       static_cast<int>(f.laddr.size()), f.laddr.data(), f.fd, s.name.c_str(),
       static_cast<long long>(f.age_s), static_cast<long long>(f.idle_s), Flags(s).c_str(), s.db,
       static_cast<long long>(s.sub_channels), static_cast<long long>(s.sub_patterns), multi, f.qbuf,
-      f.qbuf_free, s.tx.queued_bytes, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.proto,
-      s.lib_name.c_str(), s.lib_ver.c_str(), f.io_thread);
+      f.qbuf_free, s.tx.queued_bytes, f.rbs, f.oll, f.omem, f.tot_mem, cmd.c_str(), s.user.c_str(),
+      s.proto, s.lib_name.c_str(), s.lib_ver.c_str(), f.io_thread);
   return buf;
 }
 
@@ -150,6 +150,19 @@ int32_t ConfigSet(plinth_call_t* c, const char* name, size_t nlen, const char* v
   return PLINTH_ERR;
 }
 
+int32_t ConfigRewrite(plinth_call_t* c, char* err, size_t errlen) {
+  Core& core = *c->core;
+  std::string why;
+  if (core.config_file.empty()) {
+    why = "The server is running without a config file";
+  } else if (core.env().RewriteConfig(core.config_file, &why)) {
+    core.Log(LogLevel::kNotice, "CONFIG REWRITE executed with success.");
+    return PLINTH_OK;
+  }
+  if (err && errlen) std::snprintf(err, errlen, "%s", why.c_str());
+  return PLINTH_ERR;
+}
+
 void StatsReset(plinth_call_t* c) {
   Core& s = *c->core;
   s.stats = Stats{};
@@ -201,6 +214,7 @@ void FillClientApi(plinth_host_api_t* t) {
   t->info_render = InfoRenderApi;
   t->config_get = ConfigGet;
   t->config_set = ConfigSet;
+  t->config_rewrite = ConfigRewrite;
   t->stats_reset = StatsReset;
   t->command_count = CommandCount;
   t->command_at = CommandAt;

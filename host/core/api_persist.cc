@@ -90,6 +90,7 @@ int32_t KeyLoad(plinth_plugin_t* self, int32_t db, const char* key, size_t klen,
 void DbFlushAll(plinth_plugin_t* self) {
   Core& core = *self->core;
   core.AssertMainThread("db_flush_all");
+  core.DbsFlushing(-1);
   for (size_t i = 0; i < core.dbs.size(); ++i) {
     if (!core.watches.empty())
       core.watches.Replacing(static_cast<int32_t>(i), core.dbs[i], nullptr, core.NowMs());

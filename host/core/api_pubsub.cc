@@ -57,6 +57,10 @@ void ClientReset(plinth_call_t* c) {
   t.Unwatch();
   c->session->sub_channels = c->session->sub_patterns = 0;
   c->session->no_touch = false;
+  c->session->user_id = 0;  // back to the default user, unauthenticated
+  c->session->acl_restricted = false;
+  c->session->user = "default";
+  c->session->authenticated = false;
   c->core->ClientEvent(*c->session, PLINTH_CLIENT_RESET);
 }
 

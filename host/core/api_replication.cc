@@ -106,6 +106,11 @@ void ServerExpiryPassive(plinth_plugin_t* self, int32_t on) {
   self->core->expiry_passive = on != 0;
 }
 
+void ServerActiveExpire(plinth_plugin_t* self, int32_t on) {
+  self->core->AssertMainThread("server_active_expire");
+  self->core->active_expire = on != 0;
+}
+
 int32_t ClientWake(plinth_plugin_t* self, uint64_t id) {
   Core& core = *self->core;
   core.AssertMainThread("client_wake");
@@ -127,6 +132,7 @@ void FillReplicationApi(plinth_host_api_t* t) {
   t->client_close = ClientClose;
   t->server_refuse = ServerRefuse;
   t->server_expiry_passive = ServerExpiryPassive;
+  t->server_active_expire = ServerActiveExpire;
   t->client_wake = ClientWake;
   t->server_run_id = ServerRunId;
 }

@@ -45,6 +45,11 @@ int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t arg
   s.db = db < 0 ? call->db : db;
   s.proto = (flags & PLINTH_RUN_RESP3) ? 3 : 2;
   s.authenticated = true;  // the call itself passed authentication
+  if (caller) {            // its commands run as the caller's user
+    s.user_id = caller->user_id;
+    s.acl_restricted = caller->acl_restricted;
+    s.user = caller->user;
+  }
   s.internal = caller && caller->internal;
   s.no_propagate = (flags & PLINTH_RUN_NO_PROPAGATE) || (caller && caller->no_propagate);
   s.run_flags = flags | Session::kRunSession;  // non-zero: Execute applies its refusals

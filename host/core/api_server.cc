@@ -198,6 +198,8 @@ const plinth_host_api_t* HostApi() {
     FillMemoryApi(&t);
     FillObserveApi(&t);
     FillPauseApi(&t);
+    FillAclApi(&t);
+    FillKeyChangeApi(&t);
     t.before_sleep_register = BeforeSleepRegister;
     return t;
   }();

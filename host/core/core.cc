@@ -79,6 +79,7 @@ uint64_t Core::ActiveExpireCycle(int64_t budget_us) {
   int64_t start = NowUs();
   uint64_t expired = 0;
   if (expiry_passive) return 0;  // a replica: its primary's DELs expire keys
+  if (!active_expire) return 0;  // DEBUG SET-ACTIVE-EXPIRE 0
   if (WritesPaused()) return 0;  // nothing changes during a pause of writes
   for (size_t i = 0; i < dbs.size(); ++i) {
     Db& db = dbs[i];

@@ -147,9 +147,11 @@ class Core {
   void RefreshAccessClock() { SetNewEntryStamp(AccessStampAt(evictor.access(), NowMs())); }
   // Deletes key in db because it expired, counting and propagating it as DEL.
   void ExpireKey(int32_t db, std::string_view key);
-  // Signals that key in db changed (WATCH hears it); expiry: it was deleted for its expiry.
+  // Signals that key in db changed (WATCH and the key change listeners hear it); expiry: it
+  // was deleted for its expiry.
   void KeyTouched(int32_t db, std::string_view key, bool expiry = false) {
     if (!watches.empty()) watches.Touched(db, key, dbs[db], expiry);
+    if (key_listeners_on != 0) KeyChanged(db, key.data(), key.size());
   }
   // A key was created in db (by any key_* write): wakes the clients blocked on it and raises
   // the "new" keyspace event.
@@ -177,7 +179,37 @@ class Core {
   // protocol error) to sink and counts it.
   void SendError(ReplySink& sink, std::string_view msg);
   // Whether s may run commands without AUTH.
-  bool Authenticated(const Session& s) const { return s.authenticated || !has_password; }
+  bool Authenticated(const Session& s) const { return s.authenticated || !DefaultNeedsAuth(); }
+
+  // -- access control (acl.cc) --
+
+  // The ACL provider (acl_provider_register) and its default user (acl_default_user).
+  struct Acl {
+    plinth_acl_provider_t provider{};
+    std::string owner;  // "": none registered
+    uint64_t default_user = 0;
+    bool default_restricted = false;
+    bool default_needs_auth = false;
+  };
+  Acl acl;
+  // Whether a client must authenticate before other commands: the provider's default user
+  // says, or without a provider, requirepass.
+  bool DefaultNeedsAuth() const {
+    return acl.owner.empty() ? has_password : acl.default_needs_auth;
+  }
+  // Whether s's commands go through the provider's check.
+  bool AclRestricted(const Session& s) const {
+    return !acl.owner.empty() && (s.user_id ? s.acl_restricted : acl.default_restricted);
+  }
+  // The provider's check of s's call argv of cmd, run being what runs it (cmd or the subcommand
+  // argv[1] names); "" when it may run, else the error reply.
+  std::string AclCheck(Session& s, Command* cmd, const Command* run, int32_t argc,
+                       const char* const* argv, const size_t* argvlen);
+  // enable-debug-command: whether s may run a PLINTH_CMD_PROTECTED command.
+  bool ProtectedAllowed(const Session& s) const {
+    return enable_debug_ == 2 || (enable_debug_ == 1 && s.local);
+  }
+  int32_t enable_debug_ = 0;  // enable-debug-command: 0 no, 1 local, 2 yes
 
   // -- blocking commands (blocking.cc) --
 
@@ -211,6 +243,20 @@ class Core {
   // Recomputes the lowest threshold of the observers that are on.
   void CountObservers();
   int64_t next_observer_id = 0;
+
+  // -- key change listeners (key_changes.cc) --
+
+  // Tells the key change listeners that are on that key in db changed (key nullptr: db was
+  // emptied, -1 every db), during running_client's command.
+  void KeyChanged(int32_t db, const char* key, size_t klen);
+  // Database db (-1: all) is being emptied: the key change listeners hear it (WATCH hears it
+  // through Watches::Replacing).
+  void DbsFlushing(int32_t db) {
+    if (key_listeners_on != 0) KeyChanged(db, nullptr, 0);
+  }
+  int32_t key_listeners_on = 0;  // listeners that are on
+  int64_t next_key_listener_id = 0;
+  uint64_t running_client = 0;  // the client whose command runs now, 0: none
 
   // -- INFO (info.cc) --
 
@@ -262,6 +308,7 @@ class Core {
   bool has_password = false;      // requirepass is set
   std::vector<Refusal> refusals;  // server_refuse: checked for clients' commands when non-empty
   bool expiry_passive = false;    // server_expiry_passive: keys expire by the stream's DEL only
+  bool active_expire = true;      // server_active_expire (DEBUG SET-ACTIVE-EXPIRE)
   char run_id[41] = {};           // INFO run_id: random hex, set at construction
   std::string executable;
   std::string config_file;

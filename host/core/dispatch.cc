@@ -29,11 +29,6 @@ std::string UnknownCommandError(int32_t argc, const char* const* argv, const siz
          "', with args beginning with: " + args;
 }
 
-bool ArityOk(const Command* cmd, int32_t argc) {
-  int32_t a = cmd->spec.arity;
-  return a > 0 ? argc == a : argc >= -a;
-}
-
 // Completes the aggregates the handler left open with null elements, so the connection stays
 // in step with the client.
 void CompleteReply(plinth_call_t* c) {
@@ -234,10 +229,22 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   } else if (!s.last_subcommand.empty()) {
     s.last_subcommand.clear();
   }
-  if (!ArityOk(cmd, argc))
+  if (!cmd->ArityAllows(argc))
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
   if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
+  Command* run = cmd->subs.empty() ? cmd : Registry::Resolve(cmd, argc, argv, argvlen);
+  if (((cmd->spec.flags | run->spec.flags) & PLINTH_CMD_PROTECTED) && !s.internal &&
+      !ProtectedAllowed(s))
+    return Reject(s, sink, cmd,
+                  "ERR " + text::ToUpper(cmd->name) +
+                      " command not allowed. If the enable-debug-command option is set to "
+                      "\"local\", you can run it from a local connection, otherwise you need to "
+                      "set this option in the configuration file, and then restart the server.");
+  if (AclRestricted(s)) {
+    const std::string denied = AclCheck(s, cmd, run, argc, argv, argvlen);
+    if (!denied.empty()) return Reject(s, sink, cmd, denied);
+  }
   if (busy_ && !(cmd->spec.flags & PLINTH_CMD_ALLOW_BUSY)) return Reject(s, sink, cmd, busy_error_);
   if (s.run_flags && !RunAllowed(s, sink, cmd)) return;
   if (loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
@@ -292,7 +299,12 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   exec_depth_++;
   const bool top_unit = !unit_.open;  // a command run by another (EXEC) joins its unit
   unit_.open = true;
-  cmd->spec.handler(&call, cmd->spec.ctx);
+  const Command* handler = run->spec.handler ? run : cmd;  // a subcommand's own, or its container's
+  // A nested command's (EXEC's, a script's) caller is running_client again after it.
+  const uint64_t outer_client = running_client;
+  running_client = s.id;
+  handler->spec.handler(&call, handler->spec.ctx);
+  running_client = outer_client;
   exec_depth_--;
   run_ = in_run;
   uint64_t t1 = MonoUs();

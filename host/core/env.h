@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -110,6 +111,18 @@ class Env {
   virtual void ServeWhileBusy(uint64_t /*caller*/) {}
   // Whether a shutdown was asked for and has not finished yet (server_stopping).
   virtual bool Stopping() { return false; }
+  // CONFIG REWRITE: writes the options back to the config file at path (config_rewrite's
+  // contract in plugin.h). Returns false with a reason in *err; an env without config files
+  // refuses.
+  virtual bool RewriteConfig(const std::string& /*path*/, std::string* err) {
+    *err = "this server cannot rewrite its config file";
+    return false;
+  }
+  // Calls fn with the session of every connected client (acl_user_update).
+  virtual void ForEachSession(const std::function<void(Session&)>& fn) = 0;
+  // The session of the connected client with that id, or nullptr (client_info_int). The
+  // default walks ForEachSession; an env with many clients finds it by id.
+  virtual Session* FindSession(uint64_t id);
 };
 
 }  // namespace plinth::host

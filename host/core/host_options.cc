@@ -10,7 +10,15 @@ namespace plinth::host {
 namespace {
 
 int32_t ApplyPassword(void* ctx, const char*, const char* v, size_t len, int64_t, char*, size_t) {
-  static_cast<Core*>(ctx)->has_password = v && len > 0;
+  Core& core = *static_cast<Core*>(ctx);
+  core.has_password = v && len > 0;
+  const plinth_acl_provider_t& p = core.acl.provider;
+  if (!core.acl.owner.empty() && p.requirepass) p.requirepass(p.ctx, v ? v : "", v ? len : 0);
+  return PLINTH_OK;
+}
+
+int32_t ApplyDebug(void* ctx, const char*, const char*, size_t, int64_t number, char*, size_t) {
+  static_cast<Core*>(ctx)->enable_debug_ = static_cast<int32_t>(number);
   return PLINTH_OK;
 }
 
@@ -28,6 +36,9 @@ const HostOption kCoreOptions[] = {
     {"databases", PLINTH_OPT_INT, 0, "16", 1, 1 << 20, nullptr, "number of databases", nullptr},
     {"requirepass", PLINTH_OPT_STRING, kMut | PLINTH_OPT_SECRET, "", 0, 0, nullptr,
      "password of the default user (empty: none)", ApplyPassword},
+    {"enable-debug-command", PLINTH_OPT_ENUM, 0, "no", 0, 0, "no|local|yes",
+     "who may run DEBUG: no client, local clients (loopback, unix socket) or every client",
+     ApplyDebug},
     {"plugin-dir", PLINTH_OPT_STRING, 0, "", 0, 0, nullptr,
      "where plugins named without a path are found (default: <prefix>/lib/plinth/plugins)",
      nullptr},

@@ -57,6 +57,13 @@ class Options {
   bool SettlePlaceholders(std::string* err);
   // Configured names that no registered option consumed.
   std::vector<std::string> UnusedPending() const;
+  // Into *norm, the text o would hold for value text ("1mb" -> "1048576", "true" -> "yes").
+  // Returns false when o's type refuses text.
+  bool Normalize(const Option& o, std::string_view text, std::string* norm) const {
+    int64_t iv = 0;
+    std::string ignored;
+    return Parse(o, text, norm, &iv, &ignored);
+  }
   // Options in name order.
   const std::map<std::string, Option, std::less<>>& All() const { return options_; }
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <plinth/text.hpp>
 
+#include "host/core/api.h"
+
 namespace plinth::host {
 namespace {
 
@@ -50,6 +52,42 @@ inline uint64_t HashByte(uint64_t h, char c) { return (h ^ Fold(c)) * kHashMul; 
 
 constexpr size_t kMaxCommandName = 64;  // ValidCommandName's limit
 
+// The categories a command's flags imply (Redis's rule).
+uint64_t ImpliedCategories(uint32_t flags) {
+  uint64_t c = 0;
+  if (flags & PLINTH_CMD_WRITE) c |= PLINTH_ACL_WRITE;
+  if (flags & PLINTH_CMD_READONLY) c |= PLINTH_ACL_READ;
+  if (flags & PLINTH_CMD_ADMIN) c |= PLINTH_ACL_ADMIN | PLINTH_ACL_DANGEROUS;
+  if (flags & PLINTH_CMD_PUBSUB) c |= PLINTH_ACL_PUBSUB;
+  c |= (flags & PLINTH_CMD_FAST) ? PLINTH_ACL_FAST : PLINTH_ACL_SLOW;
+  if (flags & PLINTH_CMD_BLOCKING) c |= PLINTH_ACL_BLOCKING;
+  return c;
+}
+
+// The handler of a container the host stands in for: no registered subcommand matched.
+void StandInHandler(plinth_call_t* call, void*) {
+  const plinth_host_api_t* api = HostApi();
+  size_t nlen = 0, slen = 0;
+  const char* name = api->call_arg(call, 0, &nlen);
+  const char* sub = api->call_arg(call, 1, &slen);
+  const std::string msg = "ERR unknown subcommand '" + std::string(sub, slen) + "'. Try " +
+                          text::ToUpper(std::string_view(name, nlen)) + " HELP.";
+  api->reply_error(call, msg.data(), msg.size());
+}
+
+// A container the host stands in for until a plugin registers it.
+std::unique_ptr<Command> StandIn(const std::string& name) {
+  auto p = std::make_unique<Command>();
+  p->stand_in = true;
+  p->name = name;
+  p->spec.struct_size = sizeof p->spec;
+  p->spec.name = p->name.c_str();
+  p->spec.arity = -2;
+  p->spec.handler = StandInHandler;
+  p->categories = ImpliedCategories(0);
+  return p;
+}
+
 template <typename T>
 void EraseOwned(std::vector<T>& v, const std::string& owner) {
   v.erase(std::remove_if(v.begin(), v.end(), [&](const T& e) { return e.owner == owner; }),
@@ -79,10 +117,22 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
   if (!CopySizedStruct(&c->spec, sizeof c->spec, spec, offsetof(plinth_command_spec_t, ctx)))
     return "command spec has a bad struct_size";
   if (!ValidCommandName(c->spec.name)) return "invalid command name";
-  if (!c->spec.handler) return "command '" + Str(c->spec.name) + "' has no handler";
-  if (c->spec.arity == 0) return "command '" + Str(c->spec.name) + "' has arity 0";
   c->name = text::ToLower(c->spec.name);
-  if (FindCommand(c->name)) return "command '" + c->name + "' already exists";
+  const size_t bar = c->name.find('|');
+  const bool sub = bar != std::string::npos;
+  if (sub && (bar == 0 || bar + 1 == c->name.size() || c->name.find('|', bar + 1) != c->name.npos))
+    return "invalid subcommand name '" + c->name + "'";
+  if (!c->spec.handler && !sub) return "command '" + c->name + "' has no handler";
+  if (c->spec.arity == 0) return "command '" + c->name + "' has arity 0";
+  if (c->spec.key_flags & ~uint32_t{PLINTH_KEY_READ | PLINTH_KEY_WRITE})
+    return "command '" + c->name + "' has unknown key flags";
+  if (c->spec.acl_categories >> PLINTH_ACL_CATEGORY_COUNT)
+    return "command '" + c->name + "' has unknown ACL categories";
+  c->categories = c->spec.acl_categories | ImpliedCategories(c->spec.flags);
+  if (c->spec.acl_categories & PLINTH_ACL_SCRIPTING)  // Redis: a script is not @read
+    c->categories &= ~uint64_t{PLINTH_ACL_READ} | c->spec.acl_categories;
+  Command* stand_in = sub ? nullptr : FindCommand(c->name);
+  if (stand_in && !stand_in->stand_in) return "command '" + c->name + "' already exists";
   c->summary = Str(c->spec.summary);
   c->since = Str(c->spec.since);
   c->group = Str(c->spec.group);
@@ -94,13 +144,71 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
   if (c->spec.group) c->spec.group = c->group.c_str();
   if (c->spec.args) c->spec.args = c->args.c_str();
   c->owner = owner;
+  if (sub) return AddSubcommand(std::move(c));
+  if (stand_in) {  // the real container takes the stand-in's place and keeps its subcommands
+    c->subs = std::move(stand_in->subs);
+    for (auto& s : c->subs) s->parent = c.get();
+    for (auto& slot : commands)
+      if (slot.get() == stand_in) slot = std::move(c);
+    Rebuild();
+    return "";
+  }
   commands.push_back(std::move(c));
   if ((commands.size() * 2 > slots_.size())) {
     Rebuild();
   } else {
     Insert(commands.back().get());
+    Renumber();
   }
   return "";
+}
+
+std::string Registry::AddSubcommand(std::unique_ptr<Command> c) {
+  const size_t bar = c->name.find('|');
+  const std::string container = c->name.substr(0, bar);
+  if (Command* parent = FindCommand(container)) {
+    if (FindSub(parent, std::string_view(c->name).substr(bar + 1)))
+      return "command '" + c->name + "' already exists";
+    c->parent = parent;
+    parent->subs.push_back(std::move(c));
+    Renumber();
+    return "";
+  }
+  auto p = StandIn(container);
+  c->parent = p.get();
+  p->subs.push_back(std::move(c));
+  commands.push_back(std::move(p));
+  Rebuild();
+  return "";
+}
+
+Command* Registry::FindSub(const Command* cmd, std::string_view sub) {
+  const size_t skip = cmd->name.size() + 1;
+  for (const auto& s : cmd->subs)
+    if (s->name.size() - skip == sub.size() &&
+        text::EqualsNoCase(std::string_view(s->name).substr(skip), sub))
+      return s.get();
+  return nullptr;
+}
+
+Command* Registry::FindQualified(std::string_view name) const {
+  const size_t bar = name.find('|');
+  Command* cmd = FindCommand(name.substr(0, bar));
+  if (!cmd || bar == std::string_view::npos) return cmd;
+  return FindSub(cmd, name.substr(bar + 1));
+}
+
+void Registry::Renumber() {
+  by_id.clear();
+  for (auto& c : commands) {
+    c->id = static_cast<int32_t>(by_id.size());
+    by_id.push_back(c.get());
+  }
+  for (auto& c : commands)
+    for (auto& s : c->subs) {
+      s->id = static_cast<int32_t>(by_id.size());
+      by_id.push_back(s.get());
+    }
 }
 
 std::string Registry::SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner) {
@@ -171,8 +279,19 @@ std::string Registry::AddInfoSection(const char* name, plinth_info_fn fn, void* 
 }
 
 void Registry::RemoveOwner(const std::string& owner) {
+  for (auto& c : commands) {
+    c->subs.erase(std::remove_if(c->subs.begin(), c->subs.end(),
+                                 [&](const auto& sub) { return sub->owner == owner; }),
+                  c->subs.end());
+    if (c->owner == owner && !c->subs.empty()) {  // other plugins' subcommands stay: stand in
+      auto p = StandIn(c->name);
+      p->subs = std::move(c->subs);
+      for (auto& s : p->subs) s->parent = p.get();
+      c = std::move(p);
+    }
+  }
   for (auto it = commands.begin(); it != commands.end();) {
-    if ((*it)->owner == owner) {
+    if ((*it)->owner == owner || ((*it)->stand_in && (*it)->subs.empty())) {
       it = commands.erase(it);
     } else {
       ++it;
@@ -190,6 +309,7 @@ void Registry::RemoveOwner(const std::string& owner) {
   EraseOwned(keyspace_listeners, owner);
   EraseOwned(client_listeners, owner);
   EraseOwned(observers, owner);
+  EraseOwned(key_change_listeners, owner);
 }
 
 // A name's first slot: the top bits of its hash times 2^64 / phi (Fibonacci hashing), so every
@@ -218,6 +338,7 @@ void Registry::Rebuild() {
   shift_ = 64;
   for (size_t s = n; s > 1; s >>= 1) --shift_;
   for (const auto& c : commands) Insert(c.get());
+  Renumber();
 }
 
 // The command whose name, folded, is name's (key: name's key); nullptr when none. Equal heads

@@ -26,6 +26,15 @@ struct Command {
   std::string name, summary, since, group, args;
   std::string owner;
   CommandStats stats;
+  int32_t id = -1;                             // command_info's id (Registry::by_id)
+  uint64_t categories = 0;                     // PLINTH_ACL_*: declared and implied
+  Command* parent = nullptr;                   // a subcommand's container
+  std::vector<std::unique_ptr<Command>> subs;  // a container's subcommands
+  bool stand_in = false;  // a container the host made for subcommands registered before it
+  // Whether argc fits the arity (Redis's rule: N exactly, -N at least N).
+  bool ArityAllows(int32_t argc) const {
+    return spec.arity > 0 ? argc == spec.arity : argc >= -spec.arity;
+  }
 };
 
 struct Protocol {
@@ -54,6 +63,15 @@ struct KeyspaceListener {
 struct ClientListener {
   plinth_client_event_fn fn;
   void* ctx;
+  std::string owner;
+};
+
+// A key change listener (key_change_listener_register); on: key_change_listener_set.
+struct KeyChangeListener {
+  plinth_key_change_fn fn;
+  void* ctx;
+  bool on;
+  int64_t id;
   std::string owner;
 };
 
@@ -106,6 +124,21 @@ class Registry {
                              const std::string& owner);
   // Drops everything owner registered.
   void RemoveOwner(const std::string& owner);
+  // The subcommand of container cmd that sub names in any case, or nullptr.
+  static Command* FindSub(const Command* cmd, std::string_view sub);
+  // What runs argv: the subcommand argv[1] names when cmd has one, else cmd.
+  static Command* Resolve(Command* cmd, int32_t argc, const char* const* argv,
+                          const size_t* argvlen) {
+    if (cmd->subs.empty() || argc < 2) return cmd;
+    Command* sub = FindSub(cmd, std::string_view(argv[1], argvlen[1]));
+    return sub ? sub : cmd;
+  }
+  // The command id names ("get", "config|get"), or nullptr.
+  Command* FindById(int32_t id) const {
+    return id >= 0 && static_cast<size_t>(id) < by_id.size() ? by_id[id] : nullptr;
+  }
+  // The command or subcommand named "name" or "container|sub" in any case, or nullptr.
+  Command* FindQualified(std::string_view name) const;
 
   // The command named name in any case (ASCII), or nullptr. Hot path: one pass over the name
   // folding its case into the hash, no copy, no allocation.
@@ -115,6 +148,7 @@ class Registry {
   Command* FindCommand(const char* name, size_t* len) const;
 
   std::vector<std::unique_ptr<Command>> commands;  // registration order
+  std::vector<Command*> by_id;                     // commands, then subcommands: ids
   std::unique_ptr<Protocol> protocol;
   std::vector<std::unique_ptr<Transport>> transports;  // index is the transport id
   std::unique_ptr<ReplyPath> reply_path;
@@ -123,6 +157,7 @@ class Registry {
   std::vector<InfoSection> info_sections;
   std::vector<KeyspaceListener> keyspace_listeners;
   std::vector<ClientListener> client_listeners;
+  std::vector<KeyChangeListener> key_change_listeners;
   std::vector<CommandObserver> observers;
 
  private:
@@ -139,6 +174,10 @@ class Registry {
   };
   void Insert(Command* cmd);
   void Rebuild();
+  // Adds subcommand c to its container, standing one in when there is none yet.
+  std::string AddSubcommand(std::unique_ptr<Command> c);
+  // Numbers by_id again: commands in registration order, then each one's subcommands.
+  void Renumber();
   Command* Probe(const char* name, const Slot& key) const;
   std::vector<Slot> slots_;
   size_t mask_ = 0;      // slots_.size() - 1

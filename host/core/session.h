@@ -24,10 +24,14 @@ struct Session {
   int32_t proto = 2;
   bool authenticated = false;
   bool close_after_reply = false;
-  bool internal = false;      // a plugin's trusted client (client_create_internal)
-  bool no_propagate = false;  // its effects stay off the propagation stream
-  bool replica = false;       // client_set_replica: a replica's link (flag S, replica limits)
-  bool no_touch = false;      // CLIENT NO-TOUCH: its commands but TOUCH leave access stamps
+  bool internal = false;         // a plugin's trusted client (client_create_internal)
+  bool no_propagate = false;     // its effects stay off the propagation stream
+  bool replica = false;          // client_set_replica: a replica's link (flag S, replica limits)
+  bool no_touch = false;         // CLIENT NO-TOUCH: its commands but TOUCH leave access stamps
+  bool local = false;            // loopback or unix socket (enable-debug-command local)
+  bool acl_restricted = false;   // user_id's commands go through the ACL provider's check
+  uint64_t user_id = 0;          // the ACL provider's user; 0: the default user, never authed
+  std::string user = "default";  // its name, for CLIENT LIST's user=
   // A session call_command made for a plugin's call: kRunSession plus its PLINTH_RUN_* flags.
   static constexpr uint32_t kRunSession = 0x80000000u;
   uint32_t run_flags = 0;

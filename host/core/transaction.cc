@@ -177,6 +177,15 @@ void Unwatch(plinth_call_t* c, void*) {
 
 }  // namespace
 
+namespace {
+// WATCH's keys: named, neither read nor written (Redis's key specs), so any key pattern of the
+// user's allows them.
+int32_t WatchKeys(int32_t argc, const char* const*, const size_t*, plinth_key_ref_t* out) {
+  for (int32_t i = 1; i < argc; ++i) out[i - 1] = {i, 0};
+  return argc - 1;
+}
+}  // namespace
+
 void RegisterTransactionCommands(Core& core) {
   constexpr uint32_t kF = PLINTH_CMD_FAST | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING |
                           PLINTH_CMD_STALE | PLINTH_CMD_NOPROPAGATE;
@@ -219,6 +228,8 @@ void RegisterTransactionCommands(Core& core) {
     spec.since = d.since;
     spec.group = "transactions";
     spec.args = d.args;
+    spec.acl_categories = PLINTH_ACL_TRANSACTION;
+    if (d.fn == Watch) spec.keys = WatchKeys;
     core.registry.AddCommand(&spec, "host");
   }
 }

@@ -344,6 +344,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->peer = peer;
   c->local = local;
   c->conn_flags = flags;
+  c->session.local = (flags & PLINTH_CONN_LOCAL) != 0;
   c->ctime_ms = c->session.last_interaction_ms = s.core.NowMs();
   const Protocol* proto = s.core.registry.protocol.get();
   c->proto_session = proto->spec.session_create(proto->spec.ctx);

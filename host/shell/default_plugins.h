@@ -6,8 +6,8 @@
 namespace plinth::host {
 
 inline constexpr const char* kDefaultPlugins[] = {
-    "resp",      "tcp",           "connection", "server", "strings",     "keys",
-    "hash",      "list",          "set",        "zset",   "stream",      "pubsub",
-    "scripting", "reply_offload", "rdb",        "aof",    "replication", "diagnostics"};
+    "resp", "tcp", "connection",  "server",      "strings", "keys",      "hash",
+    "list", "set", "zset",        "stream",      "pubsub",  "scripting", "reply_offload",
+    "rdb",  "aof", "replication", "diagnostics", "acl"};
 
 }  // namespace plinth::host

@@ -185,4 +185,14 @@ int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view wa
   return static_cast<int64_t>(victims.size());
 }
 
+void Shell::ForEachSession(const std::function<void(Session&)>& fn) {
+  for (auto& [id, cl] : clients)
+    if (!cl->closed) fn(cl->session);
+}
+
+Session* Shell::FindSession(uint64_t id) {
+  auto it = clients.find(id);
+  return it == clients.end() || it->second->closed ? nullptr : &it->second->session;
+}
+
 }  // namespace plinth::host

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "host/core/core.h"
+#include "host/shell/config_file.h"
 #include "host/shell/io_threads.h"
 
 namespace plinth::host {
@@ -125,6 +126,11 @@ class Shell final : public Env {
   int32_t CloseClient(uint64_t id, bool now) override;
   void ServeWhileBusy(uint64_t caller) override;  // busy.cc
   bool Stopping() override { return shutting_down || stop_after_busy_; }
+  void ForEachSession(const std::function<void(Session&)>& fn) override;
+  Session* FindSession(uint64_t id) override;
+  bool RewriteConfig(const std::string& path, std::string* err) override {
+    return RewriteConfigFile(path, core, err);
+  }
 
   // Serves the blocked clients whose timeout passed (the block timer).
   void ServeBlockTimeouts();

@@ -36,7 +36,7 @@ FIELD(plinth_plugin_descriptor_t, shutdown, 48, 8);
 FIELD(plinth_plugin_descriptor_t, reserved, 56, 32);
 
 /* ---- plinth_command_spec_t ---- */
-MIN_SIZE(plinth_command_spec_t, 88);
+MIN_SIZE(plinth_command_spec_t, 112);
 FIELD(plinth_command_spec_t, struct_size, 0, 4);
 FIELD(plinth_command_spec_t, name, 8, 8);
 FIELD(plinth_command_spec_t, arity, 16, 4);
@@ -50,6 +50,35 @@ FIELD(plinth_command_spec_t, summary, 56, 8);
 FIELD(plinth_command_spec_t, since, 64, 8);
 FIELD(plinth_command_spec_t, group, 72, 8);
 FIELD(plinth_command_spec_t, args, 80, 8);
+FIELD(plinth_command_spec_t, acl_categories, 88, 8);
+FIELD(plinth_command_spec_t, keys, 96, 8);
+FIELD(plinth_command_spec_t, key_flags, 104, 4);
+
+/* ---- plinth_command_info_t ---- */
+MIN_SIZE(plinth_command_info_t, 40);
+FIELD(plinth_command_info_t, struct_size, 0, 4);
+FIELD(plinth_command_info_t, id, 4, 4);
+FIELD(plinth_command_info_t, name, 8, 8);
+FIELD(plinth_command_info_t, acl_categories, 16, 8);
+FIELD(plinth_command_info_t, flags, 24, 4);
+FIELD(plinth_command_info_t, parent, 28, 4);
+FIELD(plinth_command_info_t, subcommands, 32, 4);
+FIELD(plinth_command_info_t, arity, 36, 4);
+
+/* ---- plinth_key_ref_t (frozen as an array element) ---- */
+_Static_assert(sizeof(plinth_key_ref_t) == 8, "plinth_key_ref_t changed");
+FIELD(plinth_key_ref_t, index, 0, 4);
+FIELD(plinth_key_ref_t, flags, 4, 4);
+
+/* ---- plinth_acl_provider_t ---- */
+MIN_SIZE(plinth_acl_provider_t, 56);
+FIELD(plinth_acl_provider_t, struct_size, 0, 4);
+FIELD(plinth_acl_provider_t, ctx, 8, 8);
+FIELD(plinth_acl_provider_t, authenticate, 16, 8);
+FIELD(plinth_acl_provider_t, check, 24, 8);
+FIELD(plinth_acl_provider_t, check_key, 32, 8);
+FIELD(plinth_acl_provider_t, user_name, 40, 8);
+FIELD(plinth_acl_provider_t, requirepass, 48, 8);
 
 /* ---- plinth_reply_item_t ---- */
 MIN_SIZE(plinth_reply_item_t, 48);
@@ -170,7 +199,7 @@ FIELD(plinth_rdb_io_t, write_raw, 64, 8);
 FIELD(plinth_rdb_io_t, read_raw, 72, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1192);
+MIN_SIZE(plinth_host_api_t, 1320);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -322,6 +351,22 @@ FIELD(plinth_host_api_t, memory_report, 1160, 8);
 FIELD(plinth_host_api_t, command_observer_register, 1168, 8);
 FIELD(plinth_host_api_t, command_observer_set, 1176, 8);
 FIELD(plinth_host_api_t, clients_pause, 1184, 8);
+FIELD(plinth_host_api_t, command_ids, 1192, 8);
+FIELD(plinth_host_api_t, command_info, 1200, 8);
+FIELD(plinth_host_api_t, command_find, 1208, 8);
+FIELD(plinth_host_api_t, command_keys, 1216, 8);
+FIELD(plinth_host_api_t, acl_provider_register, 1224, 8);
+FIELD(plinth_host_api_t, acl_user_update, 1232, 8);
+FIELD(plinth_host_api_t, acl_default_user, 1240, 8);
+FIELD(plinth_host_api_t, client_authenticate, 1248, 8);
+FIELD(plinth_host_api_t, client_user, 1256, 8);
+FIELD(plinth_host_api_t, acl_check_command, 1264, 8);
+FIELD(plinth_host_api_t, acl_check_key, 1272, 8);
+FIELD(plinth_host_api_t, server_active_expire, 1280, 8);
+FIELD(plinth_host_api_t, config_rewrite, 1288, 8);
+FIELD(plinth_host_api_t, key_change_listener_register, 1296, 8);
+FIELD(plinth_host_api_t, key_change_listener_set, 1304, 8);
+FIELD(plinth_host_api_t, client_info_int, 1312, 8);
 
 /* ---- plinth_command_event_t ---- */
 MIN_SIZE(plinth_command_event_t, 104);
@@ -380,7 +425,21 @@ CONST(PLINTH_EVENT_NESTED, 0x1u);
 CONST(PLINTH_EVENT_RERUN, 0x2u);
 CONST(PLINTH_EVENT_INTERNAL, 0x4u);
 CONST(PLINTH_CMD_MAY_REPLICATE, 0x20000u);
+CONST(PLINTH_CMD_PROTECTED, 0x40000u);
+CONST(PLINTH_ACL_KEYSPACE, 1ull << 0);
+CONST(PLINTH_ACL_SCRIPTING, 1ull << 20);
+CONST(PLINTH_ACL_CATEGORY_COUNT, 21);
+CONST(PLINTH_KEY_READ, 0x1u);
+CONST(PLINTH_KEY_WRITE, 0x2u);
+CONST(PLINTH_KEY_CHANNEL, 0x4u);
+CONST(PLINTH_KEY_PATTERN, 0x8u);
+CONST(PLINTH_AUTH_NOPASS, 1);
+CONST(PLINTH_ACL_CONTEXT_TOPLEVEL, 0u);
+CONST(PLINTH_ACL_CONTEXT_MULTI, 1u);
+CONST(PLINTH_ACL_CONTEXT_SCRIPT, 2u);
 CONST(PLINTH_CLIENT_NO_TOUCH, 4);
+CONST(PLINTH_CLIENT_INFO_PROTOCOL, 1);
+CONST(PLINTH_CLIENT_INFO_SUBSCRIPTIONS, 2);
 CONST(PLINTH_PAUSE_NONE, 0u);
 CONST(PLINTH_PAUSE_WRITE, 1u);
 CONST(PLINTH_PAUSE_ALL, 2u);

@@ -26,6 +26,11 @@ class FakeEnv final : public host::Env {
   int64_t used_memory = 0;  // what UsedMemory reports (FakeHost::SetUsedMemory)
   // Delivers client_push to a fake client; set by the fake host.
   std::function<int32_t(uint64_t, const plinth_reply_item_t*, size_t)> push;
+  // Visits the fake clients' sessions; set by the fake host.
+  std::function<void(const std::function<void(host::Session&)>&)> sessions;
+  void ForEachSession(const std::function<void(host::Session&)>& fn) override {
+    if (sessions) sessions(fn);
+  }
 
   // Fires, in time order, every timer due up to now_ms + ms, the clock at each one's time.
   void Advance(int64_t ms);

@@ -124,6 +124,9 @@ struct FakeHost::Impl {
     session.id = 1;
     session.authenticated = true;
     clients[1].reset(&main_client);
+    env.sessions = [this](const std::function<void(host::Session&)>& fn) {
+      for (auto& [id, client] : clients) fn(client->session);
+    };
     env.push = [this](uint64_t id, const plinth_reply_item_t* items, size_t n) {
       auto it = clients.find(id);
       if (it == clients.end()) return PLINTH_ERR;
@@ -133,6 +136,8 @@ struct FakeHost::Impl {
     table = *core.api;
     core.api = &table;
     std::string err;
+    // A test runs DEBUG subcommands as Redis's test suite does (PLINTH_CMD_PROTECTED).
+    core.options.SetPending("enable-debug-command", "yes");
     core.RegisterOptions(&err);
     core.CreateDatabases();
     plinth_stream_consumer_spec_t spec{};

@@ -103,6 +103,58 @@ typedef const plinth_plugin_descriptor_t* (*plinth_plugin_entry_v1_fn)(void);
 #define PLINTH_CMD_NO_TOUCH 0x10000u
 /* not a write, yet it may propagate effects (EVAL, FCALL, PUBLISH): CLIENT PAUSE WRITE holds it */
 #define PLINTH_CMD_MAY_REPLICATE 0x20000u
+/* refused unless the host's enable-debug-command option allows it (DEBUG): "no" refuses it
+ * to every client, "local" to all but loopback and unix-socket ones, "yes" to none */
+#define PLINTH_CMD_PROTECTED 0x40000u
+
+/* ACL categories of a command (plinth_command_spec_t.acl_categories). The host adds those its
+ * flags imply, as Redis does: WRITE @write, READONLY @read, ADMIN @admin and @dangerous,
+ * PUBSUB @pubsub, FAST @fast (@slow without it), BLOCKING @blocking. The bit numbers are
+ * frozen; PLINTH_ACL_CATEGORY_COUNT grows. */
+#define PLINTH_ACL_KEYSPACE (1ull << 0)
+#define PLINTH_ACL_READ (1ull << 1)
+#define PLINTH_ACL_WRITE (1ull << 2)
+#define PLINTH_ACL_SET (1ull << 3)
+#define PLINTH_ACL_SORTEDSET (1ull << 4)
+#define PLINTH_ACL_LIST (1ull << 5)
+#define PLINTH_ACL_HASH (1ull << 6)
+#define PLINTH_ACL_STRING (1ull << 7)
+#define PLINTH_ACL_BITMAP (1ull << 8)
+#define PLINTH_ACL_HYPERLOGLOG (1ull << 9)
+#define PLINTH_ACL_GEO (1ull << 10)
+#define PLINTH_ACL_STREAM (1ull << 11)
+#define PLINTH_ACL_PUBSUB (1ull << 12)
+#define PLINTH_ACL_ADMIN (1ull << 13)
+#define PLINTH_ACL_FAST (1ull << 14)
+#define PLINTH_ACL_SLOW (1ull << 15)
+#define PLINTH_ACL_BLOCKING (1ull << 16)
+#define PLINTH_ACL_DANGEROUS (1ull << 17)
+#define PLINTH_ACL_CONNECTION (1ull << 18)
+#define PLINTH_ACL_TRANSACTION (1ull << 19)
+#define PLINTH_ACL_SCRIPTING (1ull << 20)
+#define PLINTH_ACL_CATEGORY_COUNT 21
+
+/* What an argument of a call is to access control (plinth_key_ref_t.flags and
+ * plinth_command_spec_t.key_flags). A key with neither READ nor WRITE (EXISTS, TYPE) only needs
+ * its name to match one of the user's key patterns. */
+#define PLINTH_KEY_READ 0x1u    /* a key whose value the command reads */
+#define PLINTH_KEY_WRITE 0x2u   /* a key it inserts, updates or deletes */
+#define PLINTH_KEY_CHANNEL 0x4u /* not a key: a pub/sub channel (PUBLISH, SUBSCRIBE) */
+#define PLINTH_KEY_PATTERN 0x8u /* not a key: a channel pattern (PSUBSCRIBE) */
+
+/* One key or channel argument of a call. Frozen as an array element: no struct_size. */
+typedef struct plinth_key_ref {
+  int32_t index;  /* since 1.0: its argv index */
+  uint32_t flags; /* since 1.0: PLINTH_KEY_* */
+} plinth_key_ref_t;
+
+/* The keys and channels of one call, for a command whose first_key..last_key cannot say them
+ * (a numkeys argument, STREAMS, keys read and keys written, channels). Writes at most argc refs
+ * to out, in argument order, and returns how many. It must accept any argc the command's arity
+ * allows, well-formed or not: a malformed call has the keys it can find. OWNERSHIP: argv and
+ * out are borrowed for the call. THREAD: main. */
+typedef int32_t (*plinth_keys_fn)(int32_t argc, const char* const* argv, const size_t* argvlen,
+                                  plinth_key_ref_t* out);
 
 /* Handler of a command. Reads arguments and replies through the host API. Exactly one reply
  * (one top-level item, possibly an aggregate) must be produced. The host keeps the client in
@@ -113,7 +165,8 @@ typedef void (*plinth_command_fn)(plinth_call_t* call, void* ctx);
 
 typedef struct plinth_command_spec {
   uint32_t struct_size; /* since 1.0 */
-  const char* name;     /* since 1.0: case-insensitive; "container|sub" is not used in 1.0 */
+  const char* name;     /* since 1.0: case-insensitive. "container|sub" names a subcommand
+                         * (see command_register) */
   int32_t arity;        /* since 1.0: Redis rule: N exact argc (name included), -N at least N */
   uint32_t flags;       /* since 1.0: PLINTH_CMD_* */
   int32_t first_key;    /* since 1.0: index of the first key argument, 0 if none */
@@ -125,7 +178,66 @@ typedef struct plinth_command_spec {
   const char* since;         /* since 1.0: Redis version that introduced it, may be NULL */
   const char* group;         /* since 1.0: "string", "generic", "connection", "server", ... */
   const char* args;          /* since 1.0: argument syntax for hints: "key value [NX|XX]" */
+  uint64_t acl_categories;   /* since 1.0: PLINTH_ACL_* beyond those its flags imply */
+  plinth_keys_fn keys;       /* since 1.0: NULL: its keys are first_key..last_key */
+  /* since 1.0: PLINTH_KEY_READ / PLINTH_KEY_WRITE of the keys first_key..last_key; 0: READ,
+   * and WRITE too for a WRITE command */
+  uint32_t key_flags;
 } plinth_command_spec_t;
+
+/* A command as the host knows it (command_info): commands and subcommands alike. */
+typedef struct plinth_command_info {
+  uint32_t struct_size;    /* since 1.0 */
+  int32_t id;              /* since 1.0: dense from 0, fixed once loading is over */
+  const char* name;        /* since 1.0: lowercase, NUL-terminated; "container|sub" */
+  uint64_t acl_categories; /* since 1.0: declared and implied */
+  uint32_t flags;          /* since 1.0: PLINTH_CMD_* */
+  int32_t parent;          /* since 1.0: a subcommand's container id; -1 for a command */
+  int32_t subcommands;     /* since 1.0: how many subcommands a container has */
+  int32_t arity;           /* since 1.0 */
+} plinth_command_info_t;
+
+/* ---- Access control (ACL) ------------------------------------------------------------------ */
+
+/* client_authenticate and plinth_acl_provider_t.authenticate: AUTH with a password only, while
+ * the default user needs none */
+#define PLINTH_AUTH_NOPASS 1
+
+/* Where a checked command runs (plinth_acl_provider_t.check) */
+#define PLINTH_ACL_CONTEXT_TOPLEVEL 0u /* sent by the client */
+#define PLINTH_ACL_CONTEXT_MULTI 1u    /* run by EXEC */
+#define PLINTH_ACL_CONTEXT_SCRIPT 2u   /* called by a script or function (call_command) */
+
+/* The plugin that owns users and their permissions (acl_provider_register). Without one, the
+ * host's requirepass option is the one password and every client may run every command. */
+typedef struct plinth_acl_provider {
+  uint32_t struct_size; /* since 1.0 */
+  void* ctx;            /* since 1.0: passed to each callback */
+  /* since 1.0: AUTH and HELLO's AUTH: checks the pair (user NULL: AUTH with a password only,
+   * for the default user). On success writes the user's id and whether its commands must be
+   * checked (0: it may run everything), and returns PLINTH_OK; PLINTH_ERR refuses (a wrong
+   * pair, a disabled user); PLINTH_AUTH_NOPASS: user NULL and the default user needs none.
+   * OWNERSHIP: user and pass borrowed for the call. THREAD: main. */
+  int32_t (*authenticate)(void* ctx, plinth_call_t* call, const char* user, size_t ulen,
+                          const char* pass, size_t plen, uint64_t* user_id, int32_t* restricted);
+  /* since 1.0: whether user_id may run the call (call_argc, call_arg, command_keys; its command
+   * id is command_id: the subcommand's for a container with subcommands). Returns PLINTH_OK,
+   * or PLINTH_ERR after writing the error reply ("NOPERM ...", NUL-terminated) into err.
+   * context: PLINTH_ACL_CONTEXT_*. Called only for users authenticate or acl_user_update said
+   * are restricted. OWNERSHIP: err is the host's, errcap bytes. THREAD: main. */
+  int32_t (*check)(void* ctx, plinth_call_t* call, uint64_t user_id, int32_t command_id,
+                   uint32_t context, char* err, size_t errcap);
+  /* since 1.0: whether user_id may touch key (PLINTH_KEY_* flags: a key read and/or written, or
+   * a channel). PLINTH_OK or PLINTH_ERR. OWNERSHIP: key borrowed. THREAD: main. */
+  int32_t (*check_key)(void* ctx, uint64_t user_id, const char* key, size_t len, uint32_t flags);
+  /* since 1.0: user_id's name (CLIENT LIST's user=), NUL-terminated, or NULL when no user has
+   * that id. OWNERSHIP: the provider's, valid until the user changes. THREAD: main. */
+  const char* (*user_name)(void* ctx, uint64_t user_id);
+  /* since 1.0: the host's requirepass option was set to pass (len 0: cleared): the default
+   * user's password becomes it, as Redis does. May be NULL. OWNERSHIP: pass borrowed.
+   * THREAD: main. */
+  void (*requirepass)(void* ctx, const char* pass, size_t len);
+} plinth_acl_provider_t;
 
 /* ---- Replies ------------------------------------------------------------------------------- */
 
@@ -498,6 +610,15 @@ typedef struct plinth_type_spec {
 typedef void (*plinth_keyspace_listener_fn)(void* ctx, int32_t db, uint32_t type, const char* event,
                                             const char* key, size_t klen);
 
+/* Hears one change of the keyspace (key_change_listener_register): key in database db was
+ * written, deleted, expired or evicted (every change WATCH sees, whatever
+ * notify-keyspace-events says), during the command of client client_id (0: none, such as the
+ * active expiry cycle). key NULL (klen 0): database db was emptied, -1 every database (FLUSHDB,
+ * FLUSHALL, a snapshot loading). OWNERSHIP: key borrowed for the call. THREAD: main; it must
+ * not change the keyspace. */
+typedef void (*plinth_key_change_fn)(void* ctx, int32_t db, const char* key, size_t klen,
+                                     uint64_t client_id);
+
 /* ---- Command observers (SLOWLOG, LATENCY, MONITOR) ---------------------------------------- */
 
 /* plinth_command_event_t flags */
@@ -564,6 +685,10 @@ typedef void (*plinth_client_event_fn)(void* ctx, uint64_t client_id, uint32_t e
 /* CLIENT NO-TOUCH: "1" while on (set "1" or ""): the client's commands leave keys' access
  * times and counters alone, except TOUCH's */
 #define PLINTH_CLIENT_NO_TOUCH 4
+
+/* client_info_int what */
+#define PLINTH_CLIENT_INFO_PROTOCOL 1      /* its protocol version: 2 or 3 */
+#define PLINTH_CLIENT_INFO_SUBSCRIPTIONS 2 /* its channels plus patterns (client_subscriptions) */
 
 /* clients_pause what */
 #define PLINTH_PAUSE_NONE 0u  /* no pause: ends this plugin's */
@@ -646,7 +771,11 @@ struct plinth_host_api {
 
   /* -- registration (THREAD: main, only during init) -- */
 
-  /* since 1.0: adds a command. Fails on a duplicate name or a bad spec. OWNERSHIP: spec and its
+  /* since 1.0: adds a command. Fails on a duplicate name or a bad spec. A name "container|sub"
+   * adds a subcommand: its flags, categories and keys are what access control and COMMAND see
+   * when argv[1] is sub, and its handler (NULL: the container's) runs it. A subcommand may come
+   * before its container, from another plugin: the host stands in for the container until one
+   * registers, answering other subcommands "ERR unknown subcommand". OWNERSHIP: spec and its
    * strings are copied. THREAD: main, init only. */
   int32_t (*command_register)(plinth_plugin_t* self, const plinth_command_spec_t* spec);
   /* since 1.0: sets the protocol (one per server). OWNERSHIP: copied; ctx must outlive the
@@ -1212,6 +1341,83 @@ struct plinth_host_api {
    * plugin's pause holds them. A later call replaces this plugin's pause; PLINTH_PAUSE_NONE ends
    * it. Returns PLINTH_OK, or PLINTH_ERR for an unknown what. OWNERSHIP: none. THREAD: main. */
   int32_t (*clients_pause)(plinth_plugin_t* self, uint32_t what, int64_t end_ms);
+
+  /* -- commands as data, and access control (THREAD: main) -- */
+  /* since 1.0: how many command ids there are (commands and subcommands): ids run from 0 to
+   * one less. OWNERSHIP: none. */
+  int32_t (*command_ids)(plinth_plugin_t* self);
+  /* since 1.0: fills *out with command id's facts. Returns PLINTH_OK, or PLINTH_ERR for an id
+   * no command has. OWNERSHIP: out's strings are the host's, valid while the server runs. */
+  int32_t (*command_info)(plinth_plugin_t* self, int32_t id, plinth_command_info_t* out);
+  /* since 1.0: the id of the command named name in any case ("get", "config|get"), or -1.
+   * OWNERSHIP: name borrowed. */
+  int32_t (*command_find)(plinth_plugin_t* self, const char* name, size_t len);
+  /* since 1.0: the keys and channels argv would touch (argv[0] names the command), in argument
+   * order, into out (room for argc refs), and the id of what runs it into *command_id (the
+   * subcommand's when argv[1] names one). Returns their count, or PLINTH_ERR for an unknown
+   * command or an argc its arity refuses. OWNERSHIP: all borrowed. */
+  int32_t (*command_keys)(plinth_plugin_t* self, int32_t argc, const char* const* argv,
+                          const size_t* argvlen, plinth_key_ref_t* out, int32_t* command_id);
+  /* since 1.0: makes this plugin the ACL provider (at most one). The host copies *provider.
+   * Returns PLINTH_OK, or PLINTH_ERR when another plugin is one. OWNERSHIP: ctx must outlive the
+   * plugin. THREAD: main, init only. */
+  int32_t (*acl_provider_register)(plinth_plugin_t* self, const plinth_acl_provider_t* provider);
+  /* since 1.0: the clients authenticated as user_id (the default user: every client that has
+   * not authenticated) now are restricted or not; close non-zero closes them instead (a
+   * deleted user). For the default user, needs_auth says whether new clients must authenticate
+   * first. The provider calls it whenever a user's rules change. OWNERSHIP: none. */
+  void (*acl_user_update)(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,
+                          int32_t close, int32_t needs_auth);
+  /* since 1.0: the provider's default user: the user of every client before it authenticates.
+   * OWNERSHIP: none. THREAD: main, init only. */
+  void (*acl_default_user)(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,
+                           int32_t needs_auth);
+  /* since 1.0: authenticates the calling client (AUTH, HELLO): through the provider, or
+   * without one against requirepass (user NULL or "default"). Returns PLINTH_OK; PLINTH_ERR
+   * when refused, the client staying as it was; PLINTH_AUTH_NOPASS when user is NULL and the
+   * default user has no password (AUTH's "called without any password configured").
+   * OWNERSHIP: all borrowed. */
+  int32_t (*client_authenticate)(plinth_call_t* call, const char* user, size_t ulen,
+                                 const char* pass, size_t plen);
+  /* since 1.0: the calling client's user id (0 without a provider) and, into *name, its name
+   * ("default" without a provider). OWNERSHIP: *name is the host's or the provider's, valid
+   * until the user changes. */
+  uint64_t (*client_user)(plinth_call_t* call, const char** name);
+  /* since 1.0: whether the calling client's user may run argv (a command a plugin is about to
+   * run for it). Returns PLINTH_OK, or PLINTH_ERR after writing the "NOPERM ..." text or the
+   * unknown-command error into err (errcap bytes). OWNERSHIP: all borrowed. */
+  int32_t (*acl_check_command)(plinth_call_t* call, int32_t argc, const char* const* argv,
+                               const size_t* argvlen, char* err, size_t errcap);
+  /* since 1.0: whether the calling client's user may touch key (flags: PLINTH_KEY_*). Returns
+   * PLINTH_OK or PLINTH_ERR. OWNERSHIP: key borrowed. */
+  int32_t (*acl_check_key)(plinth_call_t* call, const char* key, size_t len, uint32_t flags);
+
+  /* -- debugging and the config file (THREAD: main) -- */
+  /* since 1.0: turns the host's active expiry cycle off (0) or back on (non-zero; the default),
+   * as DEBUG SET-ACTIVE-EXPIRE does: while off, a key past its expiry goes only when a command
+   * reads it (or, on a replica, by its primary's DEL). OWNERSHIP: none. THREAD: main. */
+  void (*server_active_expire)(plinth_plugin_t* self, int32_t on);
+  /* since 1.0: writes the options back to the config file the server started with (CONFIG
+   * REWRITE): the options the file names get their current values, other options that differ
+   * from their defaults are added, the rest of the file (its plugin list) is kept; the new file
+   * replaces the old one atomically and keeps its permissions. Returns PLINTH_OK, or PLINTH_ERR
+   * with the reason (NUL-terminated, cut to errlen) in err: "The server is running without a
+   * config file" when it has none. OWNERSHIP: err is the caller's. THREAD: main. */
+  int32_t (*config_rewrite)(plinth_call_t* call, char* err, size_t errlen);
+
+  /* -- key changes and other clients' state (THREAD: main) -- */
+  /* since 1.0: adds a listener of every key change (plinth_key_change_fn), off until
+   * key_change_listener_set turns it on. Returns its id (0 or more) or PLINTH_ERR. While no
+   * listener is on, a change pays one comparison. OWNERSHIP: ctx must outlive the plugin.
+   * THREAD: main, init only. */
+  int64_t (*key_change_listener_register)(plinth_plugin_t* self, plinth_key_change_fn fn,
+                                          void* ctx);
+  /* since 1.0: turns listener id on (on non-zero) or off. Returns PLINTH_OK, or PLINTH_ERR when
+   * id is not one of this plugin's listeners. OWNERSHIP: none. THREAD: main. */
+  int32_t (*key_change_listener_set)(plinth_plugin_t* self, int64_t id, int32_t on);
+  /* since 1.0: fact what (PLINTH_CLIENT_INFO_*) of client client_id, or -1 when there is no
+   * such client (or it is closing) or what is unknown. OWNERSHIP: none. THREAD: main. */
+  int64_t (*client_info_int)(plinth_plugin_t* self, uint64_t client_id, uint32_t what);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */

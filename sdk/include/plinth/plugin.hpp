@@ -256,6 +256,9 @@ struct CommandDef {
   const char* args = nullptr;
   const char* summary = nullptr;
   const char* since = nullptr;
+  uint64_t acl = 0;               // PLINTH_ACL_* beyond those the flags imply
+  uint32_t key_flags = 0;         // PLINTH_KEY_READ/WRITE of first_key..last_key (0: implied)
+  plinth_keys_fn keys = nullptr;  // the keys of one call, when positions cannot say them
 };
 
 // Registers a command. Returns false (and the host logs why) on failure. Init only.
@@ -268,12 +271,16 @@ inline bool RegisterCommand(const CommandDef& d) {
   s.first_key = d.first_key;
   s.last_key = d.last_key;
   s.key_step = d.key_step;
-  s.handler = &detail::HandlerTrampoline;
+  s.handler =
+      d.handler ? &detail::HandlerTrampoline : nullptr;  // NULL: a subcommand's container runs it
   s.ctx = reinterpret_cast<void*>(d.handler);
   s.group = d.group;
   s.args = d.args;
   s.summary = d.summary;
   s.since = d.since;
+  s.acl_categories = d.acl;
+  s.keys = d.keys;
+  s.key_flags = d.key_flags;
   return Api().command_register(Host::self, &s) == PLINTH_OK;
 }
 

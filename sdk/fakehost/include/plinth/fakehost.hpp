@@ -185,7 +185,8 @@ class FakeHost {
   // Before the option is registered: records the configured value, as --name value would;
   // option_register then validates and applies it. Afterwards: behaves like CONFIG SET
   // (the option must be mutable; the value is validated and applied). Returns false with a
-  // reason in *error on failure.
+  // reason in *error on failure. The fake host starts with enable-debug-command "yes", so
+  // PLINTH_CMD_PROTECTED commands (DEBUG) run, as in Redis's test suite.
   bool SetOption(std::string_view name, std::string_view value, std::string* error = nullptr);
   // The current text of a registered option, or nullopt.
   std::optional<std::string> GetOption(std::string_view name) const;
