@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace plinth::aof {
+namespace plinth::common {
 
 MappedFile::~MappedFile() { Close(); }
 
@@ -161,4 +161,4 @@ std::string ErrnoText(std::string_view what, const std::string& path) {
   return std::string(what) + " " + path + ": " + std::strerror(errno);
 }
 
-}  // namespace plinth::aof
+}  // namespace plinth::common

@@ -1,15 +1,16 @@
-// File helpers of the AOF plugin and its checker: whole-file reads through mmap, writes that
-// survive partial writes and EINTR, atomic replacement (temp file, fsync, rename, fsync of the
-// directory) and directory fsync. POSIX only; any thread; errors come back as text with errno.
-#ifndef PLINTH_AOF_FS_UTIL_H
-#define PLINTH_AOF_FS_UTIL_H
+// File helpers of the bundled plugins (the AOF and its checker, the ACL file): whole-file reads
+// through mmap, writes that survive partial writes and EINTR, atomic replacement (temp file,
+// fsync, rename, fsync of the directory) and directory fsync. POSIX only; any thread; errors
+// come back as text with errno.
+#ifndef PLINTH_COMMON_FS_UTIL_H
+#define PLINTH_COMMON_FS_UTIL_H
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace plinth::aof {
+namespace plinth::common {
 
 // A read-only mapping of a whole file (empty files map to an empty view).
 class MappedFile {
@@ -38,8 +39,8 @@ size_t WriteFully(int fd, std::string_view data);
 // fsyncs a directory so that renames and creations in it are durable. false with errno set.
 bool FsyncDir(const std::string& dir);
 
-// Creates the AOF folder dir inside parent (fine when it exists) and fsyncs parent, so the
-// folder itself survives a power cut. false with *err.
+// Creates the folder dir (the AOF's) inside parent (fine when it exists) and fsyncs parent, so
+// the folder itself survives a power cut. false with *err.
 bool MakeAofDir(const std::string& parent, const std::string& dir, std::string* err);
 
 // Replaces dir/name with content atomically: writes dir/temp_name, fsyncs it, renames it over
@@ -48,7 +49,7 @@ bool ReplaceFileAtomically(const std::string& dir, const std::string& name,
                            const std::string& temp_name, std::string_view content,
                            std::string* err);
 
-// Reads a whole small file (a manifest). false with *err; *missing set when it does not exist.
+// Reads a whole small file (a manifest, the ACL file). false with *err; *missing set when it does not exist.
 bool ReadSmallFile(const std::string& path, std::string* out, bool* missing, std::string* err);
 
 // The size of a file, or -1 when it cannot be stat'ed.
@@ -60,6 +61,6 @@ bool PathExists(const std::string& path);
 // "<what> <path>: <strerror(errno)>".
 std::string ErrnoText(std::string_view what, const std::string& path);
 
-}  // namespace plinth::aof
+}  // namespace plinth::common
 
-#endif  // PLINTH_AOF_FS_UTIL_H
+#endif  // PLINTH_COMMON_FS_UTIL_H

@@ -3,6 +3,7 @@
 // options and owns the Runtime's lifetime.
 #include <limits>
 
+#include "acl_keys.h"
 #include "handlers.h"
 #include "options.h"
 #include "runtime.h"
@@ -18,20 +19,24 @@ constexpr uint32_t kAdmin = PLINTH_CMD_NOSCRIPT | PLINTH_CMD_ALLOW_BUSY | PLINTH
 const sdk::CommandDef kCommands[] = {
     {"eval", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, Eval,
      "scripting", "script numkeys [key [key ...]] [arg [arg ...]]",
-     "Execute a Lua script server side", "2.6.0"},
+     "Execute a Lua script server side", "2.6.0", PLINTH_ACL_SCRIPTING, 0,
+     &common::KeysAfterNumkeys<2, PLINTH_KEY_READ | PLINTH_KEY_WRITE>},
     {"evalsha", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, EvalSha,
      "scripting", "sha1 numkeys [key [key ...]] [arg [arg ...]]",
-     "Execute a Lua script server side", "2.6.0"},
+     "Execute a Lua script server side", "2.6.0", PLINTH_ACL_SCRIPTING, 0,
+     &common::KeysAfterNumkeys<2, PLINTH_KEY_READ | PLINTH_KEY_WRITE>},
     {"eval_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, EvalRo, "scripting",
      "script numkeys [key [key ...]] [arg [arg ...]]", "Execute a read-only Lua script server side",
-     "7.0.0"},
+     "7.0.0", PLINTH_ACL_SCRIPTING, 0, &common::KeysAfterNumkeys<2, PLINTH_KEY_READ>},
     {"evalsha_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, EvalShaRo, "scripting",
      "sha1 numkeys [key [key ...]] [arg [arg ...]]", "Execute a read-only Lua script server side",
-     "7.0.0"},
+     "7.0.0", PLINTH_ACL_SCRIPTING, 0, &common::KeysAfterNumkeys<2, PLINTH_KEY_READ>},
     {"fcall", -3, kScriptCmd | PLINTH_CMD_DENYOOM | PLINTH_CMD_MAY_REPLICATE, 0, 0, 0, FCall,
-     "scripting", "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a function", "7.0.0"},
+     "scripting", "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a function", "7.0.0",
+     PLINTH_ACL_SCRIPTING, 0, &common::KeysAfterNumkeys<2, PLINTH_KEY_READ | PLINTH_KEY_WRITE>},
     {"fcall_ro", -3, kScriptCmd | PLINTH_CMD_READONLY, 0, 0, 0, FCallRo, "scripting",
-     "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a read-only function", "7.0.0"},
+     "function numkeys [key [key ...]] [arg [arg ...]]", "Invoke a read-only function", "7.0.0",
+     PLINTH_ACL_SCRIPTING, 0, &common::KeysAfterNumkeys<2, PLINTH_KEY_READ>},
     {"script", -2, kAdmin | PLINTH_CMD_NOPROPAGATE, 0, 0, 0, Script, "scripting",
      "<DEBUG YES|SYNC|NO|EXISTS sha1 [sha1 ...]|FLUSH [ASYNC|SYNC]|KILL|LOAD script|HELP>",
      "A container for Lua scripts management commands", "2.6.0"},
@@ -40,6 +45,38 @@ const sdk::CommandDef kCommands[] = {
      "[WITHCODE]|FLUSH [ASYNC|SYNC]|DUMP|RESTORE serialized-value [FLUSH|APPEND|REPLACE]|STATS|"
      "KILL|HELP>",
      "A container for function commands", "7.0.0"},
+    // Subcommands: their arity, flags, ACL categories and keys as Redis 7.0 declares them
+    // (the container's handler runs them).
+    {"function|delete", 3, PLINTH_CMD_WRITE | PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr,
+     nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|dump", 2, PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+     PLINTH_ACL_SCRIPTING},
+    {"function|flush", -2, PLINTH_CMD_WRITE | PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr,
+     nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|help", 2, PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr, nullptr, nullptr,
+     nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|kill", 2, PLINTH_CMD_NOSCRIPT | PLINTH_CMD_ALLOW_BUSY, 0, 0, 0, nullptr, nullptr,
+     nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|list", -2, PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+     PLINTH_ACL_SCRIPTING},
+    {"function|load", -3, PLINTH_CMD_WRITE | PLINTH_CMD_DENYOOM | PLINTH_CMD_NOSCRIPT, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|restore", -3, PLINTH_CMD_WRITE | PLINTH_CMD_DENYOOM | PLINTH_CMD_NOSCRIPT, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"function|stats", 2, PLINTH_CMD_NOSCRIPT | PLINTH_CMD_ALLOW_BUSY, 0, 0, 0, nullptr, nullptr,
+     nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"script|debug", 3, PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+     PLINTH_ACL_SCRIPTING},
+    {"script|exists", -3, PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+     PLINTH_ACL_SCRIPTING},
+    {"script|flush", -2, PLINTH_CMD_NOSCRIPT, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+     PLINTH_ACL_SCRIPTING},
+    {"script|help", 2, PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr, nullptr, nullptr,
+     nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"script|kill", 2, PLINTH_CMD_NOSCRIPT | PLINTH_CMD_ALLOW_BUSY, 0, 0, 0, nullptr, nullptr,
+     nullptr, nullptr, nullptr, PLINTH_ACL_SCRIPTING},
+    {"script|load", 3, PLINTH_CMD_NOSCRIPT | PLINTH_CMD_STALE, 0, 0, 0, nullptr, nullptr, nullptr,
+     nullptr, nullptr, PLINTH_ACL_SCRIPTING},
 };
 
 Runtime* g_owned = nullptr;

@@ -1,11 +1,14 @@
-// COMMAND, COMMAND COUNT / LIST / INFO / DOCS / GETKEYS / HELP over the host's command table.
+// COMMAND, COMMAND COUNT / LIST / INFO / DOCS / GETKEYS / GETKEYSANDFLAGS / HELP over the host's
+// command table (categories, subcommands and keys are the host's: command_table.h).
 // COMMAND DOCS derives each command's argument tree from its args hint (args_hint.h), which is
 // what redis-cli 7.0 builds its interactive hints from. Main thread.
 #include <plinth/text.hpp>
 #include <string>
 
+#include "acl_categories.h"
 #include "args_hint.h"
 #include "command_meta.h"
+#include "command_table.h"
 #include "handlers.h"
 #include "server_args.h"
 #include "subcommand.h"
@@ -17,7 +20,8 @@ using sdk::Api;
 namespace {
 
 constexpr common::SubcommandDef kSubs[] = {{"count", 2}, {"list", -2},    {"info", -2},
-                                           {"docs", -2}, {"getkeys", -4}, {"help", 2}};
+                                           {"docs", -2}, {"getkeys", -4}, {"getkeysandflags", -4},
+                                           {"help", 2}};
 
 // The command's name in lower case, as COMMAND replies show it.
 std::string LowerName(const plinth_command_spec_t* s) {
@@ -25,58 +29,6 @@ std::string LowerName(const plinth_command_spec_t* s) {
 }
 
 std::string_view GroupOf(const plinth_command_spec_t* s) { return s->group ? s->group : "module"; }
-
-// One Redis 7 key spec equivalent to the spec's first/last/step key positions.
-void ReplyKeySpec(const Call& c, const plinth_command_spec_t* s) {
-  c.Map(3);
-  c.Bulk("flags");
-  c.Set(1);
-  c.Simple((s->flags & PLINTH_CMD_WRITE) ? "RW" : "RO");
-  c.Bulk("begin_search");
-  c.Map(2);
-  c.Bulk("type");
-  c.Bulk("index");
-  c.Bulk("spec");
-  c.Map(1);
-  c.Bulk("index");
-  c.Integer(s->first_key);
-  c.Bulk("find_keys");
-  c.Map(2);
-  c.Bulk("type");
-  c.Bulk("range");
-  c.Bulk("spec");
-  c.Map(3);
-  c.Bulk("lastkey");
-  c.Integer(s->last_key < 0 ? s->last_key : s->last_key - s->first_key);
-  c.Bulk("keystep");
-  c.Integer(s->key_step > 0 ? s->key_step : 1);
-  c.Bulk("limit");
-  c.Integer(0);
-}
-
-void ReplyInfo(const Call& c, const plinth_command_spec_t* s) {
-  if (!s) return c.Null();
-  c.Array(10);
-  c.Bulk(LowerName(s));
-  c.Integer(s->arity);
-  std::vector<std::string_view> flags = FlagNames(s->flags);
-  c.Set(static_cast<int64_t>(flags.size()));
-  for (std::string_view f : flags) c.Simple(f);
-  c.Integer(s->first_key);
-  c.Integer(s->first_key ? s->last_key : 0);
-  c.Integer(s->first_key ? s->key_step : 0);
-  std::vector<std::string_view> cats = AclCategories(s->name, s->flags, GroupOf(s));
-  c.Set(static_cast<int64_t>(cats.size()));
-  for (std::string_view cat : cats) c.Simple(cat);
-  c.Set(0);  // tips
-  if (s->first_key > 0) {
-    c.Set(1);
-    ReplyKeySpec(c, s);
-  } else {
-    c.Set(0);
-  }
-  c.Set(0);  // subcommands
-}
 
 // Arguments of COMMAND DOCS; with_keys: the command has the one key spec ReplyKeySpec reports,
 // which its key arguments point at.
@@ -163,82 +115,116 @@ const plinth_command_spec_t* Lookup(const Call& c, std::string_view name) {
   return Api().command_lookup(c.raw(), name.data(), name.size());
 }
 
+// COMMAND LIST: commands and subcommands ("config|get"), as Redis 7 lists them.
 void List(Call& c) {
   ListFilter filter;
   std::string error;
   if (!ParseListFilter(ArgsFrom(c, 2), &filter, &error)) return c.Error(error);
-  std::vector<std::string> names;
-  for (const plinth_command_spec_t* s : AllCommands(c)) {
-    std::string name = LowerName(s);
+  const uint64_t category =
+      filter.kind == ListFilter::Kind::kAclCat ? common::AclCategoryBit(filter.arg) : 0;
+  CommandTable table(c);
+  std::vector<std::string_view> names;
+  auto add = [&](int32_t id) {
+    const plinth_command_info_t& info = table.Info(id);
     // Commands do not record which plugin registered them, so MODULE matches nothing.
-    if (filter.kind == ListFilter::Kind::kModule) continue;
-    if (filter.kind == ListFilter::Kind::kPattern && !text::GlobMatch(filter.arg, name, true))
-      continue;
-    if (filter.kind == ListFilter::Kind::kAclCat &&
-        !InAclCategory(s->name, s->flags, GroupOf(s), filter.arg))
-      continue;
-    names.push_back(std::move(name));
+    if (filter.kind == ListFilter::Kind::kModule) return;
+    if (filter.kind == ListFilter::Kind::kPattern && !text::GlobMatch(filter.arg, info.name, true))
+      return;
+    if (filter.kind == ListFilter::Kind::kAclCat && !(info.acl_categories & category)) return;
+    names.push_back(info.name);
+  };
+  for (int32_t id : table.TopLevel()) {
+    add(id);
+    for (int32_t sub : table.Subcommands(id)) add(sub);
   }
   c.Array(static_cast<int64_t>(names.size()));
-  for (const std::string& n : names) c.Bulk(n);
+  for (std::string_view n : names) c.Bulk(n);
 }
 
-void GetKeys(Call& c) {
-  const plinth_command_spec_t* s = Lookup(c, c.arg(2));
-  if (!s) return c.Error("ERR Invalid command specified");
-  int argc = c.argc() - 2;
-  if (!common::ArityFits(s->arity, argc))
+// COMMAND GETKEYS / GETKEYSANDFLAGS: the keys the host finds in the call, as Redis 7.0 answers.
+void GetKeys(Call& c, bool with_flags) {
+  std::vector<std::string_view> argv = ArgsFrom(c, 2);
+  CommandTable table(c);
+  int32_t id = table.Find(argv[0]);
+  if (id < 0 || table.Info(id).parent >= 0) return c.Error("ERR Invalid command specified");
+  if (argv.size() > 1 && !table.Subcommands(id).empty()) {
+    const int32_t sub = table.Find(std::string(argv[0]) + "|" + std::string(argv[1]));
+    if (sub >= 0) id = sub;
+  }
+  if (!table.HasKeys(id)) return c.Error("ERR The command has no key arguments");
+  std::vector<plinth_key_ref_t> keys;
+  if (!CallKeys(argv, &keys))
     return c.Error("ERR Invalid number of arguments specified for command");
-  if (s->first_key <= 0) return c.Error("ERR The command has no key arguments");
-  int last = s->last_key < 0 ? argc + s->last_key : s->last_key;
-  int step = s->key_step > 0 ? s->key_step : 1;
-  std::vector<std::string_view> keys;
-  for (int i = s->first_key; i <= last && i < argc; i += step) keys.push_back(c.arg(2 + i));
   c.Array(static_cast<int64_t>(keys.size()));
-  for (std::string_view k : keys) c.Bulk(k);
+  for (const plinth_key_ref_t& k : keys) {
+    if (!with_flags) {
+      c.Bulk(argv[k.index]);
+      continue;
+    }
+    c.Array(2);
+    c.Bulk(argv[k.index]);
+    std::vector<std::string_view> flags = KeySpecFlags(k.flags);
+    c.Set(static_cast<int64_t>(flags.size()));
+    for (std::string_view f : flags) c.Simple(f);
+  }
 }
 
 void Help(const Call& c) {
   ReplyHelp(c, {"COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                "(no subcommand)", "    Return details about all commands.", "COUNT",
-                "    Return the total number of commands in this server.", "LIST",
-                "    Return a list of all commands in this server.", "INFO [<command-name> ...]",
+                "(no subcommand)",
+                "    Return details about all commands.",
+                "COUNT",
+                "    Return the total number of commands in this server.",
+                "LIST",
+                "    Return a list of all commands in this server.",
+                "INFO [<command-name> ...]",
                 "    Return details about multiple commands.",
                 "    If no command names are given, documentation details for all",
-                "    commands are returned.", "DOCS [<command-name> ...]",
+                "    commands are returned.",
+                "DOCS [<command-name> ...]",
                 "    Return documentation details about multiple commands.",
                 "    If no command names are given, documentation details for all",
-                "    commands are returned.", "GETKEYS <full-command>",
-                "    Return the keys from a full command.", "HELP", "    Prints this help."});
+                "    commands are returned.",
+                "GETKEYS <full-command>",
+                "    Return the keys from a full command.",
+                "GETKEYSANDFLAGS <full-command>",
+                "    Return the keys and the access flags from a full command.",
+                "HELP",
+                "    Prints this help."});
+}
+
+// COMMAND INFO [name ...]: every command, or those named ("get", "config|get"; unknown: null).
+void CommandInfo(Call& c) {
+  CommandTable table(c);
+  std::vector<int32_t> ids;
+  if (c.argc() <= 2) {
+    ids = table.TopLevel();
+  } else {
+    for (int i = 2; i < c.argc(); ++i) ids.push_back(table.Find(c.arg(i)));
+  }
+  c.Array(static_cast<int64_t>(ids.size()));
+  for (int32_t id : ids) ReplyCommandInfo(c, table, id);
 }
 
 }  // namespace
 
 void Command(Call& c) {
-  if (c.argc() == 1) {
-    std::vector<const plinth_command_spec_t*> all = AllCommands(c);
-    c.Array(static_cast<int64_t>(all.size()));
-    for (const plinth_command_spec_t* s : all) ReplyInfo(c, s);
-    return;
-  }
+  if (c.argc() == 1) return CommandInfo(c);
   std::string error;
   int sub = common::FindSubcommand("command", kSubs, c.arg(1), c.argc(), &error);
   if (sub < 0) return c.Error(error);
   std::string_view name = kSubs[sub].name;
   if (name == "count") return c.Integer(Api().command_count(c.raw()));
   if (name == "list") return List(c);
-  if (name == "getkeys") return GetKeys(c);
+  if (name == "getkeys") return GetKeys(c, false);
+  if (name == "getkeysandflags") return GetKeys(c, true);
   if (name == "help") return Help(c);
+  if (name == "info") return CommandInfo(c);
   std::vector<const plinth_command_spec_t*> specs;
   if (c.argc() == 2) {
     specs = AllCommands(c);
   } else {
     for (int i = 2; i < c.argc(); ++i) specs.push_back(Lookup(c, c.arg(i)));
-  }
-  if (name == "info") {
-    c.Array(static_cast<int64_t>(specs.size()));
-    for (const plinth_command_spec_t* s : specs) ReplyInfo(c, s);
-    return;
   }
   size_t found = 0;
   for (const plinth_command_spec_t* s : specs) found += s ? 1 : 0;

@@ -1,10 +1,11 @@
 // What COMMAND INFO / COMMAND LIST report about a registered command beyond its spec: Redis's
-// flag names and the ACL categories Redis would derive. Pure logic, no ABI types beyond the
-// PLINTH_CMD_* flag values; main thread.
+// flag names, category names and key spec flags. Pure logic, no ABI types beyond the PLINTH_*
+// bit values; main thread.
 #ifndef PLINTH_SERVER_COMMAND_META_H
 #define PLINTH_SERVER_COMMAND_META_H
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,15 +15,13 @@ namespace plinth::server {
 // "pubsub", "noscript", "loading", "stale", "fast", "no_auth"), in Redis's reply order.
 std::vector<std::string_view> FlagNames(uint32_t flags);
 
-// ACL categories ("@keyspace", "@read", ...) in Redis's order: from the flags (write, read,
-// admin and dangerous, pubsub, fast or slow), from the group ("generic" is @keyspace, "string"
-// @string, ...) and the few categories Redis adds by name (KEYS and FLUSHALL are @dangerous).
-std::vector<std::string_view> AclCategories(std::string_view name, uint32_t flags,
-                                            std::string_view group);
+// "@keyspace", "@read", ... for the PLINTH_ACL_* bits in categories, in Redis's order.
+std::vector<std::string> AclCategories(uint64_t categories);
 
-// True when the command is in ACL category cat (with or without '@', any case).
-bool InAclCategory(std::string_view name, uint32_t flags, std::string_view group,
-                   std::string_view cat);
+// Redis 7 key spec flags equivalent to PLINTH_KEY_READ / PLINTH_KEY_WRITE access: "RW",
+// "access", "update" for both, "RO", "access" for a read, "OW", "update" for a write, "RO"
+// for neither (a key whose value is not looked at: EXISTS, TYPE).
+std::vector<std::string_view> KeySpecFlags(uint32_t key_flags);
 
 }  // namespace plinth::server
 

@@ -1,6 +1,6 @@
-// CONFIG GET, SET, RESETSTAT and HELP over the host's option table. CONFIG SET with several
-// parameters is all-or-nothing, like Redis 7: names are checked first, and values already set
-// are restored when a later one is refused. Main thread.
+// CONFIG GET, SET, RESETSTAT, REWRITE and HELP over the host's option table. CONFIG SET with
+// several parameters is all-or-nothing, like Redis 7: names are checked first, and values already
+// set are restored when a later one is refused. Main thread.
 #include <plinth/text.hpp>
 #include <string>
 #include <utility>
@@ -15,7 +15,8 @@ using sdk::Api;
 
 namespace {
 
-constexpr common::SubcommandDef kSubs[] = {{"get", -3}, {"set", -4}, {"resetstat", 2}, {"help", 2}};
+constexpr common::SubcommandDef kSubs[] = {
+    {"get", -3}, {"set", -4}, {"resetstat", 2}, {"rewrite", 2}, {"help", 2}};
 
 // Collects config_get's alternating name/value emissions.
 struct PairSink {
@@ -91,6 +92,13 @@ void Set(Call& c) {
   c.Ok();
 }
 
+// CONFIG REWRITE: the host writes the file back; Redis's texts for its failures.
+void Rewrite(Call& c) {
+  char reason[512] = "";
+  if (Api().config_rewrite(c.raw(), reason, sizeof reason) == PLINTH_OK) return c.Ok();
+  c.Error(std::string("ERR ") + (reason[0] ? reason : "Rewriting config file failed"));
+}
+
 }  // namespace
 
 void Config(Call& c) {
@@ -104,11 +112,12 @@ void Config(Call& c) {
     Api().stats_reset(c.raw());
     return c.Ok();
   }
+  if (name == "rewrite") return Rewrite(c);
   ReplyHelp(c, {"CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "GET <pattern>",
                 "    Return parameters matching the glob-like <pattern> and their values.",
                 "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-                "RESETSTAT", "    Reset statistics reported by the INFO command.", "HELP",
-                "    Prints this help."});
+                "RESETSTAT", "    Reset statistics reported by the INFO command.", "REWRITE",
+                "    Rewrite the configuration file.", "HELP", "    Prints this help."});
 }
 
 }  // namespace plinth::server

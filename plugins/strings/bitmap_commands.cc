@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "acl_keys.h"
 #include "bitmap.h"
 #include "commands.h"
 #include "errors.h"
@@ -176,15 +177,18 @@ bool RegisterBitmapCommands() {
   const char* g = "bitmap";
   const CommandDef defs[] = {
       {"setbit", 4, kW | kM, 1, 1, 1, SetBitCommand, g, "key offset value",
-       "Sets or clears the bit at offset in the string value stored at key", "2.2.0"},
+       "Sets or clears the bit at offset in the string value stored at key", "2.2.0",
+       PLINTH_ACL_BITMAP},
       {"getbit", 3, kR | kF, 1, 1, 1, GetBitCommand, g, "key offset",
-       "Returns the bit value at offset in the string value stored at key", "2.2.0"},
+       "Returns the bit value at offset in the string value stored at key", "2.2.0",
+       PLINTH_ACL_BITMAP},
       {"bitcount", -2, kR, 1, 1, 1, BitCountCommand, g, "key [start end [BYTE|BIT]]",
-       "Count set bits in a string", "2.6.0"},
+       "Count set bits in a string", "2.6.0", PLINTH_ACL_BITMAP},
       {"bitpos", -3, kR, 1, 1, 1, BitPosCommand, g, "key bit [start [end [BYTE|BIT]]]",
-       "Find first bit set or clear in a string", "2.8.7"},
+       "Find first bit set or clear in a string", "2.8.7", PLINTH_ACL_BITMAP},
       {"bitop", -4, kW | kM, 2, -1, 1, BitOpCommand, g, "AND|OR|XOR|NOT destkey key [key ...]",
-       "Perform bitwise operations between strings", "2.6.0"},
+       "Perform bitwise operations between strings", "2.6.0", PLINTH_ACL_BITMAP, 0,
+       &common::FirstAndRest<2, PLINTH_KEY_WRITE, PLINTH_KEY_READ>},
   };
   return sdk::RegisterCommands(defs);
 }

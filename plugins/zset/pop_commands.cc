@@ -2,6 +2,7 @@
 // first tries to serve; when no key has entries it blocks through call_block and is run again
 // (PLINTH_BLOCK_WOKEN: try again, block again if still nothing; PLINTH_BLOCK_TIMEOUT: the null
 // array). Served pops propagate as ZPOPMIN/ZPOPMAX, as Redis 7.0 rewrites them.
+#include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
@@ -200,26 +201,30 @@ constexpr uint32_t kWB = PLINTH_CMD_WRITE | PLINTH_CMD_BLOCKING;
 
 const sdk::CommandDef kCommands[] = {
     {"zpopmin", -2, kWF, 1, 1, 1, &ZPopMin, "sorted-set", "key [count]",
-     "Remove and return members with the lowest scores in a sorted set", "5.0.0"},
+     "Remove and return members with the lowest scores in a sorted set", "5.0.0",
+     PLINTH_ACL_SORTEDSET},
     {"zpopmax", -2, kWF, 1, 1, 1, &ZPopMax, "sorted-set", "key [count]",
-     "Remove and return members with the highest scores in a sorted set", "5.0.0"},
+     "Remove and return members with the highest scores in a sorted set", "5.0.0",
+     PLINTH_ACL_SORTEDSET},
     {"zmpop", -4, PLINTH_CMD_WRITE, 0, 0, 0, &ZMPop, "sorted-set",
      "numkeys key [key ...] MIN|MAX [COUNT count]",
-     "Remove and return members with scores in a sorted set", "7.0.0"},
+     "Remove and return members with scores in a sorted set", "7.0.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::KeysAfterNumkeys<1, PLINTH_KEY_READ | PLINTH_KEY_WRITE>},
     {"bzpopmin", -3, kWB | PLINTH_CMD_FAST | PLINTH_CMD_NOSCRIPT, 1, -2, 1, &BZPopMin, "sorted-set",
      "key [key ...] timeout",
      "Remove and return the member with the lowest score from one or more sorted sets, or block "
      "until one is available",
-     "5.0.0"},
+     "5.0.0", PLINTH_ACL_SORTEDSET},
     {"bzpopmax", -3, kWB | PLINTH_CMD_FAST | PLINTH_CMD_NOSCRIPT, 1, -2, 1, &BZPopMax, "sorted-set",
      "key [key ...] timeout",
      "Remove and return the member with the highest score from one or more sorted sets, or "
      "block until one is available",
-     "5.0.0"},
+     "5.0.0", PLINTH_ACL_SORTEDSET},
     {"bzmpop", -5, kWB, 0, 0, 0, &BZMPop, "sorted-set",
      "timeout numkeys key [key ...] MIN|MAX [COUNT count]",
      "Remove and return members with scores in a sorted set or block until one is available",
-     "7.0.0"},
+     "7.0.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::KeysAfterNumkeys<2, PLINTH_KEY_READ | PLINTH_KEY_WRITE>},
 };
 
 }  // namespace

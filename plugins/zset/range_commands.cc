@@ -2,6 +2,7 @@
 // ZREVRANGEBYSCORE, ZRANGEBYLEX, ZREVRANGEBYLEX and ZREVRANGE: one parser and one emitter, as
 // Redis 7.0's zrangeGenericCommand, with its option rules and error texts.
 #include <memory>
+#include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <utility>
@@ -162,27 +163,29 @@ constexpr uint32_t kR = PLINTH_CMD_READONLY;
 const sdk::CommandDef kCommands[] = {
     {"zrange", -4, kR, 1, 1, 1, &ZRange, "sorted-set",
      "key start stop [BYSCORE|BYLEX] [REV] [LIMIT offset count] [WITHSCORES]",
-     "Return a range of members in a sorted set", "1.2.0"},
+     "Return a range of members in a sorted set", "1.2.0", PLINTH_ACL_SORTEDSET},
     {"zrangestore", -5, PLINTH_CMD_WRITE | PLINTH_CMD_DENYOOM, 1, 2, 1, &ZRangeStore, "sorted-set",
      "dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]",
-     "Store a range of members from sorted set into another key", "6.2.0"},
+     "Store a range of members from sorted set into another key", "6.2.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::TwoKeys<PLINTH_KEY_WRITE, PLINTH_KEY_READ>},
     {"zrevrange", -4, kR, 1, 1, 1, &ZRevRange, "sorted-set", "key start stop [WITHSCORES]",
      "Return a range of members in a sorted set, by index, with scores ordered from high to low",
-     "1.2.0"},
+     "1.2.0", PLINTH_ACL_SORTEDSET},
     {"zrangebyscore", -4, kR, 1, 1, 1, &ZRangeByScore, "sorted-set",
      "key min max [WITHSCORES] [LIMIT offset count]",
-     "Return a range of members in a sorted set, by score", "1.0.5"},
+     "Return a range of members in a sorted set, by score", "1.0.5", PLINTH_ACL_SORTEDSET},
     {"zrevrangebyscore", -4, kR, 1, 1, 1, &ZRevRangeByScore, "sorted-set",
      "key max min [WITHSCORES] [LIMIT offset count]",
      "Return a range of members in a sorted set, by score, with scores ordered from high to low",
-     "2.2.0"},
+     "2.2.0", PLINTH_ACL_SORTEDSET},
     {"zrangebylex", -4, kR, 1, 1, 1, &ZRangeByLex, "sorted-set", "key min max [LIMIT offset count]",
-     "Return a range of members in a sorted set, by lexicographical range", "2.8.9"},
+     "Return a range of members in a sorted set, by lexicographical range", "2.8.9",
+     PLINTH_ACL_SORTEDSET},
     {"zrevrangebylex", -4, kR, 1, 1, 1, &ZRevRangeByLex, "sorted-set",
      "key max min [LIMIT offset count]",
      "Return a range of members in a sorted set, by lexicographical range, ordered from higher "
      "to lower strings",
-     "2.8.9"},
+     "2.8.9", PLINTH_ACL_SORTEDSET},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // ZSCORE, ZMSCORE, ZCARD, ZCOUNT, ZLEXCOUNT, ZRANK, ZREVRANK and ZRANDMEMBER: read-only
 // commands that answer from one set.
+#include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
@@ -154,22 +155,27 @@ constexpr uint32_t kR = PLINTH_CMD_READONLY;
 
 const sdk::CommandDef kCommands[] = {
     {"zscore", 3, kRF, 1, 1, 1, &ZScore, "sorted-set", "key member",
-     "Get the score associated with the given member in a sorted set", "1.2.0"},
+     "Get the score associated with the given member in a sorted set", "1.2.0",
+     PLINTH_ACL_SORTEDSET},
     {"zmscore", -3, kRF, 1, 1, 1, &ZMScore, "sorted-set", "key member [member ...]",
-     "Get the score associated with the given members in a sorted set", "6.2.0"},
+     "Get the score associated with the given members in a sorted set", "6.2.0",
+     PLINTH_ACL_SORTEDSET},
     {"zcard", 2, kRF, 1, 1, 1, &ZCard, "sorted-set", "key",
-     "Get the number of members in a sorted set", "1.2.0"},
+     "Get the number of members in a sorted set", "1.2.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::OneKey<1, 0>},
     {"zcount", 4, kRF, 1, 1, 1, &ZCount, "sorted-set", "key min max",
-     "Count the members in a sorted set with scores within the given values", "2.0.0"},
+     "Count the members in a sorted set with scores within the given values", "2.0.0",
+     PLINTH_ACL_SORTEDSET},
     {"zlexcount", 4, kRF, 1, 1, 1, &ZLexCount, "sorted-set", "key min max",
-     "Count the number of members in a sorted set between a given lexicographical range", "2.8.9"},
+     "Count the number of members in a sorted set between a given lexicographical range", "2.8.9",
+     PLINTH_ACL_SORTEDSET},
     {"zrank", 3, kRF, 1, 1, 1, &ZRank, "sorted-set", "key member",
-     "Determine the index of a member in a sorted set", "2.0.0"},
+     "Determine the index of a member in a sorted set", "2.0.0", PLINTH_ACL_SORTEDSET},
     {"zrevrank", 3, kRF, 1, 1, 1, &ZRevRank, "sorted-set", "key member",
      "Determine the index of a member in a sorted set, with scores ordered from high to low",
-     "2.0.0"},
+     "2.0.0", PLINTH_ACL_SORTEDSET},
     {"zrandmember", -2, kR, 1, 1, 1, &ZRandMember, "sorted-set", "key [count [WITHSCORES]]",
-     "Get one or multiple random elements from a sorted set", "6.2.0"},
+     "Get one or multiple random elements from a sorted set", "6.2.0", PLINTH_ACL_SORTEDSET},
 };
 
 }  // namespace

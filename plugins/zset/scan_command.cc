@@ -111,7 +111,7 @@ const sdk::CommandDef kCommands[] = {
      "key cursor [MATCH pattern] [COUNT count]",
      "Incrementally iterate sorted sets elements and "
      "associated scores",
-     "2.8.0"},
+     "2.8.0", PLINTH_ACL_SORTEDSET},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
@@ -248,23 +249,30 @@ constexpr uint32_t kWD = PLINTH_CMD_WRITE | PLINTH_CMD_DENYOOM;
 const sdk::CommandDef kCommands[] = {
     {"zunion", -3, kR, 0, 0, 0, &ZUnion, "sorted-set",
      "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM|MIN|MAX] [WITHSCORES]",
-     "Add multiple sorted sets", "6.2.0"},
+     "Add multiple sorted sets", "6.2.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::KeysAfterNumkeys<1, PLINTH_KEY_READ>},
     {"zinter", -3, kR, 0, 0, 0, &ZInter, "sorted-set",
      "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM|MIN|MAX] [WITHSCORES]",
-     "Intersect multiple sorted sets", "6.2.0"},
+     "Intersect multiple sorted sets", "6.2.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::KeysAfterNumkeys<1, PLINTH_KEY_READ>},
     {"zdiff", -3, kR, 0, 0, 0, &ZDiff, "sorted-set", "numkeys key [key ...] [WITHSCORES]",
-     "Subtract multiple sorted sets", "6.2.0"},
+     "Subtract multiple sorted sets", "6.2.0", PLINTH_ACL_SORTEDSET, 0,
+     &sdk::KeysAfterNumkeys<1, PLINTH_KEY_READ>},
     {"zunionstore", -4, kWD, 1, 1, 1, &ZUnionStore, "sorted-set",
      "destination numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM|MIN|MAX]",
-     "Add multiple sorted sets and store the resulting sorted set in a new key", "2.0.0"},
+     "Add multiple sorted sets and store the resulting sorted set in a new key", "2.0.0",
+     PLINTH_ACL_SORTEDSET, 0, &sdk::DestAndNumkeys<PLINTH_KEY_WRITE, PLINTH_KEY_READ>},
     {"zinterstore", -4, kWD, 1, 1, 1, &ZInterStore, "sorted-set",
      "destination numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM|MIN|MAX]",
-     "Intersect multiple sorted sets and store the resulting sorted set in a new key", "2.0.0"},
+     "Intersect multiple sorted sets and store the resulting sorted set in a new key", "2.0.0",
+     PLINTH_ACL_SORTEDSET, 0, &sdk::DestAndNumkeys<PLINTH_KEY_WRITE, PLINTH_KEY_READ>},
     {"zdiffstore", -4, kWD, 1, 1, 1, &ZDiffStore, "sorted-set", "destination numkeys key [key ...]",
-     "Subtract multiple sorted sets and store the resulting sorted set in a new key", "6.2.0"},
+     "Subtract multiple sorted sets and store the resulting sorted set in a new key", "6.2.0",
+     PLINTH_ACL_SORTEDSET, 0, &sdk::DestAndNumkeys<PLINTH_KEY_WRITE, PLINTH_KEY_READ>},
     {"zintercard", -3, kR, 0, 0, 0, &ZInterCard, "sorted-set",
      "numkeys key [key ...] [LIMIT limit]",
-     "Intersect multiple sorted sets and return the cardinality of the result", "7.0.0"},
+     "Intersect multiple sorted sets and return the cardinality of the result", "7.0.0",
+     PLINTH_ACL_SORTEDSET, 0, &sdk::KeysAfterNumkeys<1, PLINTH_KEY_READ>},
 };
 
 }  // namespace

@@ -207,17 +207,22 @@ constexpr uint32_t kWDF = kWD | PLINTH_CMD_FAST;
 const sdk::CommandDef kCommands[] = {
     {"zadd", -4, kWDF, 1, 1, 1, &ZAdd, "sorted-set",
      "key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]",
-     "Add one or more members to a sorted set, or update its score if it already exists", "1.2.0"},
+     "Add one or more members to a sorted set, or update its score if it already exists", "1.2.0",
+     PLINTH_ACL_SORTEDSET, PLINTH_KEY_WRITE},
     {"zincrby", 4, kWDF, 1, 1, 1, &ZIncrBy, "sorted-set", "key increment member",
-     "Increment the score of a member in a sorted set", "1.2.0"},
+     "Increment the score of a member in a sorted set", "1.2.0", PLINTH_ACL_SORTEDSET},
     {"zrem", -3, kW | PLINTH_CMD_FAST, 1, 1, 1, &ZRem, "sorted-set", "key member [member ...]",
-     "Remove one or more members from a sorted set", "1.2.0"},
+     "Remove one or more members from a sorted set", "1.2.0", PLINTH_ACL_SORTEDSET,
+     PLINTH_KEY_WRITE},
     {"zremrangebyrank", 4, kW, 1, 1, 1, &ZRemRangeByRank, "sorted-set", "key start stop",
-     "Remove all members in a sorted set within the given indexes", "2.0.0"},
+     "Remove all members in a sorted set within the given indexes", "2.0.0", PLINTH_ACL_SORTEDSET,
+     PLINTH_KEY_WRITE},
     {"zremrangebyscore", 4, kW, 1, 1, 1, &ZRemRangeByScore, "sorted-set", "key min max",
-     "Remove all members in a sorted set within the given scores", "1.2.0"},
+     "Remove all members in a sorted set within the given scores", "1.2.0", PLINTH_ACL_SORTEDSET,
+     PLINTH_KEY_WRITE},
     {"zremrangebylex", 4, kW, 1, 1, 1, &ZRemRangeByLex, "sorted-set", "key min max",
-     "Remove all members in a sorted set between the given lexicographical range", "2.8.9"},
+     "Remove all members in a sorted set between the given lexicographical range", "2.8.9",
+     PLINTH_ACL_SORTEDSET, PLINTH_KEY_WRITE},
 };
 
 }  // namespace

@@ -39,10 +39,21 @@ TEST_CASE("command commands: COMMAND, COUNT and LIST with filters") {
   Fixture f;
   Reply count = f.Call({"command", "count"});
   CHECK(count.integer == static_cast<int64_t>(f.Call({"command"}).elements.size()));
-  CHECK(count.integer == static_cast<int64_t>(f.Call({"command", "list"}).elements.size()));
+  // LIST names subcommands too, as Redis 7 does ("module|list"); COUNT counts commands only.
+  CHECK(count.integer < static_cast<int64_t>(f.Call({"command", "list"}).elements.size()));
   // MULTI is the host's own (transactions wrap every plugin's commands).
   CHECK(f.Run({"command", "list", "filterby", "pattern", "M*"}) ==
-        "1) \"multi\"\n2) \"module\"\n3) \"mget\"");
+        "1) \"multi\"\n2) \"module\"\n3) \"module|help\"\n4) \"module|list\"\n5) "
+        "\"module|load\"\n6) \"module|loadex\"\n7) \"module|unload\"\n8) \"mget\"");
+  // Categories are the host's: the subcommand's own (MODULE LIST is @admin, COMMAND INFO not).
+  Reply admin = f.Call({"command", "list", "filterby", "aclcat", "admin"});
+  bool module_list = false, command_info = false;
+  for (const Reply& e : admin.elements) {
+    module_list |= e.str == "module|list";
+    command_info |= e.str == "command|info";
+  }
+  CHECK(module_list);
+  CHECK_FALSE(command_info);
   Reply readers = f.Call({"command", "list", "filterby", "aclcat", "read"});
   REQUIRE(readers.elements.size() == 1);
   CHECK(readers.elements[0].str == "mget");
@@ -60,6 +71,26 @@ TEST_CASE("command commands: COMMAND GETKEYS extracts keys by position") {
         "(error) ERR Invalid number of arguments specified for command");
   CHECK(f.Run({"command", "getkeys", "info", "x"}) ==
         "(error) ERR The command has no key arguments");
+}
+
+TEST_CASE("command commands: subcommands have their own COMMAND INFO entries and keys") {
+  Fixture f;
+  Reply config = f.Call({"command", "info", "config"}).elements[0];
+  REQUIRE(config.elements.size() == 10);
+  bool found = false;
+  for (const Reply& sub : config.elements[9].elements) {
+    if (sub.elements.empty() || sub.elements[0].str != "config|get") continue;
+    found = true;
+    CHECK(sub.elements[1].integer == -3);
+    std::string cats;
+    for (const Reply& c : sub.elements[6].elements) cats += c.str + " ";
+    CHECK(cats == "@admin @slow @dangerous ");
+  }
+  CHECK(found);
+  Reply get = f.Call({"command", "info", "CONFIG|GET"}).elements[0];
+  CHECK(get.elements[0].str == "config|get");
+  CHECK(f.Run({"command", "getkeysandflags", "mget", "a"}) ==
+        "1) 1) \"a\"\n   2) 1~ RO\n      2~ access");
 }
 
 TEST_CASE("command commands: COMMAND DOCS builds argument maps from the hint") {
@@ -102,7 +133,7 @@ TEST_CASE("command commands: container hints become subcommands in COMMAND DOCS"
   CHECK(Field(doc, "arguments") == nullptr);
   const Reply* subs = Field(doc, "subcommands");
   REQUIRE(subs);
-  REQUIRE(subs->elements.size() == 8);
+  REQUIRE(subs->elements.size() == 10);  // GET, SET, RESETSTAT, REWRITE, HELP: name and doc each
   CHECK(subs->elements[0].str == "config|get");
   CHECK(subs->elements[2].str == "config|set");
   const Reply* set_args = Field(subs->elements[3], "arguments");

@@ -64,8 +64,7 @@ TEST_CASE("server commands: CONFIG SET sets several options or none") {
         "(error) ERR wrong number of arguments for 'config|set' command");
   CHECK(f.host.GetOption("helper.num") == "7");
   CHECK(f.Run({"config", "resetstat"}) == "OK");
-  CHECK(f.Run({"config", "rewrite"}) ==
-        "(error) ERR unknown subcommand 'rewrite'. Try CONFIG HELP.");
+  CHECK(f.Run({"config", "nosuch"}) == "(error) ERR unknown subcommand 'nosuch'. Try CONFIG HELP.");
 }
 
 TEST_CASE("server commands: PLUGIN LIST and MODULE LIST describe every loaded plugin") {
@@ -94,4 +93,15 @@ TEST_CASE(
   Reply r = f.Call({"shutdown", "nosave", "now"});
   CHECK(f.host.ShutdownRequested());
   CHECK(r.IsNull());  // no reply of its own, like Redis: the server closes the connection
+}
+
+TEST_CASE("server commands: CONFIG REWRITE without a config file answers as Redis") {
+  Fixture f;
+  CHECK(f.Run({"config", "rewrite"}) == "(error) ERR The server is running without a config file");
+  CHECK(f.Run({"config", "rewrite", "now"}) ==
+        "(error) ERR wrong number of arguments for 'config|rewrite' command");
+  const Reply help = f.Call({"config", "help"});
+  bool listed = false;
+  for (const Reply& line : help.elements) listed = listed || line.str == "REWRITE";
+  CHECK(listed);
 }
