@@ -4,7 +4,7 @@
 #   deps.sh test    that plus the test tools (real Redis clients and server, clang for fuzzing)
 set -euo pipefail
 mode=${1:-build}
-pkgs=(build-essential cmake ninja-build pkg-config binutils libuv1-dev nlohmann-json3-dev
+pkgs=(build-essential cmake ninja-build pkg-config binutils libuv1-dev nettle-dev nlohmann-json3-dev
       libgoogle-perftools-dev doctest-dev libbenchmark-dev libibverbs-dev librdmacm-dev
       liblua5.1-0-dev lua-cjson-dev lua-bitop-dev)
 if [ "$mode" = test ]; then

@@ -19,7 +19,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # every read and write under the integration suite (io-threads 3, all active).
 server_targets="plinth-server plinth_resp plinth_tcp plinth_connection plinth_server plinth_strings
   plinth_keys plinth_hash plinth_list plinth_set plinth_zset plinth_stream plinth_pubsub
-  plinth_scripting plinth_reply_offload plinth_diagnostics
+  plinth_scripting plinth_reply_offload plinth_diagnostics plinth_acl
   plinth_rdb plinth_aof plinth_replication plinth_test_notify plinth_test_remote plinth_probe_a
   plinth_probe_b"
 # The RDMA transport over the software fabric, with its poller thread and IO threads.

@@ -17,10 +17,7 @@ std::vector<std::string_view> ArgsFrom(const Call& c, int from) {
   return out;
 }
 
-const plinth_option_t* g_requirepass = nullptr;
 const plinth_option_t* g_replicaof = nullptr;
-
-void FindOptions() { g_requirepass = sdk::FindOption("requirepass"); }
 
 namespace {
 
@@ -84,22 +81,17 @@ void Reset(Call& c) {
   Api().client_select(c.raw(), 0);
   Api().client_set_protocol(c.raw(), 2);
   SetName(c, "");
-  Api().client_set_authenticated(c.raw(), sdk::OptionString(g_requirepass).empty() ? 1 : 0);
   c.Simple("RESET");
 }
 
 void Auth(Call& c) {
   if (c.argc() > 3) return c.Error(common::kSyntaxError);
-  std::string requirepass = sdk::OptionString(g_requirepass);
-  std::string_view user = "default", pass = c.arg(1);
-  if (c.argc() == 2) {
-    if (requirepass.empty()) return c.Error(kAuthWithoutPassword);
-  } else {
-    user = c.arg(1);
-    pass = c.arg(2);
-  }
-  if (!CredentialsValid(requirepass, user, pass)) return c.Error(kWrongPass);
-  Api().client_set_authenticated(c.raw(), 1);
+  const std::string_view pass = c.arg(c.argc() - 1);
+  const std::string_view user = c.argc() == 3 ? c.arg(1) : std::string_view();
+  const int32_t rc = Api().client_authenticate(c.raw(), c.argc() == 3 ? user.data() : nullptr,
+                                               user.size(), pass.data(), pass.size());
+  if (rc == PLINTH_AUTH_NOPASS) return c.Error(kAuthWithoutPassword);
+  if (rc != PLINTH_OK) return c.Error(kWrongPass);
   c.Ok();
 }
 
@@ -108,9 +100,9 @@ void Hello(Call& c) {
   std::string error;
   if (!ParseHello(ArgsFrom(c, 1), &args, &error)) return c.Error(error);
   if (args.has_auth) {
-    if (!CredentialsValid(sdk::OptionString(g_requirepass), args.user, args.pass))
+    if (Api().client_authenticate(c.raw(), args.user.data(), args.user.size(), args.pass.data(),
+                                  args.pass.size()) != PLINTH_OK)
       return c.Error(kWrongPass);
-    Api().client_set_authenticated(c.raw(), 1);
   }
   if (!Api().client_authenticated(c.raw())) return c.Error(kHelloNoAuth);
   if (args.has_name) SetName(c, args.name);

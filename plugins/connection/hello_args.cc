@@ -1,5 +1,4 @@
-// HELLO/AUTH rules. The password comparison touches every byte of the longer input so its
-// timing does not reveal the length of the matching prefix.
+// HELLO's arguments and client names.
 #include "hello_args.h"
 
 #include <plinth/text.hpp>
@@ -51,19 +50,6 @@ bool ParseHello(const std::vector<std::string_view>& words, HelloArgs* out, std:
     }
   }
   return true;
-}
-
-bool CredentialsValid(std::string_view requirepass, std::string_view user, std::string_view pass) {
-  if (user != "default") return false;
-  if (requirepass.empty()) return true;
-  size_t n = requirepass.size() > pass.size() ? requirepass.size() : pass.size();
-  unsigned diff = requirepass.size() == pass.size() ? 0u : 1u;
-  for (size_t i = 0; i < n; ++i) {
-    unsigned char a = i < requirepass.size() ? static_cast<unsigned char>(requirepass[i]) : 0;
-    unsigned char b = i < pass.size() ? static_cast<unsigned char>(pass[i]) : 0;
-    diff |= static_cast<unsigned>(a ^ b);
-  }
-  return diff == 0;
 }
 
 }  // namespace plinth::connection

@@ -34,11 +34,6 @@ struct HelloArgs {
 // client name error.
 bool ParseHello(const std::vector<std::string_view>& words, HelloArgs* out, std::string* error);
 
-// Checks user/pass against the default user's password (requirepass, empty when none is set).
-// Only "default" exists; without a password it accepts any. Compares in time independent of
-// where the password differs.
-bool CredentialsValid(std::string_view requirepass, std::string_view user, std::string_view pass);
-
 inline constexpr std::string_view kWrongPass =
     "WRONGPASS invalid username-password pair or user is disabled.";
 inline constexpr std::string_view kAuthWithoutPassword =

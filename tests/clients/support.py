@@ -13,7 +13,7 @@ import tempfile
 import time
 
 DEFAULT_PLUGINS = ["resp", "tcp", "connection", "server", "strings", "keys", "hash", "list", "set",
-                   "zset", "stream", "pubsub", "scripting", "diagnostics"]
+                   "zset", "stream", "pubsub", "scripting", "diagnostics", "acl"]
 SKIP = 77  # CTest SKIP_RETURN_CODE
 
 

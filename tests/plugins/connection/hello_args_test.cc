@@ -49,13 +49,3 @@ TEST_CASE("hello args: errors match Redis 7.0") {
   CHECK_FALSE(ParseHello({"3", "setname", "a b"}, &a, &err));
   CHECK(err == "ERR Client names cannot contain spaces, newlines or special characters.");
 }
-
-TEST_CASE("hello args: credentials check the default user against requirepass") {
-  CHECK(CredentialsValid("", "default", "anything"));
-  CHECK_FALSE(CredentialsValid("", "alice", "anything"));
-  CHECK(CredentialsValid("s3cret", "default", "s3cret"));
-  CHECK_FALSE(CredentialsValid("s3cret", "default", "s3cre"));
-  CHECK_FALSE(CredentialsValid("s3cret", "default", "s3cret!"));
-  CHECK_FALSE(CredentialsValid("s3cret", "Default", "s3cret"));
-  CHECK_FALSE(CredentialsValid("s3cret", "default", ""));
-}
