@@ -1,5 +1,5 @@
 // CLIENT ID, INFO, LIST, KILL, SETNAME, GETNAME, SETINFO, NO-EVICT, NO-TOUCH, PAUSE, UNPAUSE
-// and HELP. Client descriptions come
+// and HELP (TRACKING and its kin are in tracking_cmds.cc). Client descriptions come
 // from the host as CLIENT LIST lines; KILL matches its filters on those lines and then closes
 // the chosen clients by id. Main thread.
 #include <algorithm>
@@ -19,8 +19,10 @@ using sdk::Api;
 namespace {
 
 constexpr common::SubcommandDef kSubs[] = {
-    {"id", 2},      {"info", 2},     {"list", -2},    {"kill", -3},  {"setname", 3}, {"getname", 2},
-    {"setinfo", 4}, {"no-evict", 3}, {"no-touch", 3}, {"pause", -3}, {"unpause", 2}, {"help", 2}};
+    {"id", 2},        {"info", 2},    {"list", -2},    {"kill", -3},
+    {"setname", 3},   {"getname", 2}, {"setinfo", 4},  {"no-evict", 3},
+    {"no-touch", 3},  {"pause", -3},  {"unpause", 2},  {"help", 2},
+    {"tracking", -3}, {"caching", 3}, {"getredir", 2}, {"trackinginfo", 2}};
 
 // Collects CLIENT LIST lines, each ending in exactly one '\n'.
 struct LineSink {
@@ -153,6 +155,10 @@ void NoTouch(Call& c) {
 void Help(const Call& c) {
   static constexpr std::string_view kLines[] = {
       "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "CACHING (YES|NO)",
+      "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+      "GETREDIR",
+      "    Return the client ID we are redirecting to when tracking is enabled.",
       "GETNAME",
       "    Return the name of the current connection.",
       "ID",
@@ -185,6 +191,11 @@ void Help(const Call& c) {
       "    Assign the name <name> to the current connection.",
       "SETINFO <LIB-NAME|LIB-VER> <value>",
       "    Set the client library name or version shown by CLIENT LIST.",
+      "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix>] [...]",
+      "         [OPTIN] [OPTOUT] [NOLOOP]",
+      "    Control server assisted client side caching.",
+      "TRACKINGINFO",
+      "    Report tracking status for the current connection.",
       "NO-EVICT (ON|OFF)",
       "    Accepted for compatibility: clients are never evicted.",
       "NO-TOUCH (ON|OFF)",
@@ -235,6 +246,8 @@ void Client(Call& c) {
   if (name == "no-touch") return NoTouch(c);
   if (name == "pause") return Pause(c);
   if (name == "unpause") return Unpause(c);
+  if (name == "tracking" || name == "caching" || name == "getredir" || name == "trackinginfo")
+    return ClientTrackingCommand(c, name);
   Help(c);
 }
 

@@ -15,10 +15,6 @@ using sdk::Call;
 // Arguments from index "from" to the end, borrowed for the handler's duration.
 std::vector<std::string_view> ArgsFrom(const Call& c, int from);
 
-// The value of a string option ("" when unset or unknown).
-// Looks up the host options the commands read (requirepass, replicaof). Init only.
-void FindOptions();
-
 // conn_cmds.cc
 void Ping(Call& c);
 void Echo(Call& c);
@@ -32,6 +28,12 @@ void Hello(Call& c);
 void Client(Call& c);
 // Forgets the CLIENT PAUSE state of an earlier load (init).
 void ResetClientPause();
+
+// tracking_cmds.cc
+// Sets up client tracking's state and host hooks, forgetting an earlier load's (init).
+bool SetupTracking();
+// CLIENT TRACKING, CACHING, GETREDIR and TRACKINGINFO (sub: the lowercase subcommand).
+void ClientTrackingCommand(Call& c, std::string_view sub);
 
 }  // namespace plinth::connection
 
