@@ -1,5 +1,5 @@
-// The diagnostics plugin's shared state and handlers: the slow log, the latency monitor and
-// the MONITOR clients, fed by the host's command observers (plugin.cc). Main thread.
+// The diagnostics plugin's shared state and handlers: the slow log, the latency monitor, the
+// MONITOR clients (fed by the host's command observers, plugin.cc), and DEBUG. Main thread.
 #pragma once
 
 #include <cstdint>
@@ -33,5 +33,7 @@ void UpdateObservers();
 void SlowlogCommand(Call& c);
 void LatencyCommand(Call& c);
 void MonitorCommand(Call& c);
+// DEBUG HELP, SLEEP, OBJECT, SET-ACTIVE-EXPIRE; Redis's error for other subcommands.
+void DebugCommand(Call& c);
 
 }  // namespace plinth::diagnostics

@@ -1,7 +1,7 @@
-// The diagnostics plugin: SLOWLOG, LATENCY and MONITOR. Three command observers feed them,
-// each off (costing commands nothing) while its feature is unused. The slow log's hears
-// commands from slowlog-log-slower-than, the latency monitor's from latency-monitor-threshold,
-// MONITOR's every command while a client monitors.
+// The diagnostics plugin: SLOWLOG, LATENCY, MONITOR and DEBUG. Three command observers feed
+// the first three, each off (costing commands nothing) while its feature is unused. The slow log's
+// hears commands from slowlog-log-slower-than, the latency monitor's from
+// latency-monitor-threshold, MONITOR's every command while a client monitors.
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -118,6 +118,38 @@ const sdk::CommandDef kCommands[] = {
      "A container for latency diagnostics commands", "2.8.13"},
     {"monitor", 1, kAdmin, 0, 0, 0, MonitorCommand, "server", nullptr,
      "Listens for all requests received by the server in real-time", "1.0.0"},
+    // Other plugins add subcommands ("debug|reload"); the host refuses DEBUG unless
+    // enable-debug-command allows it.
+    {"debug", -2, PLINTH_CMD_PROTECTED | kAdmin, 0, 0, 0, DebugCommand, "server", nullptr,
+     "A container for debugging commands", "1.0.0",
+     PLINTH_ACL_ADMIN | PLINTH_ACL_SLOW | PLINTH_ACL_DANGEROUS},
+    // Subcommands: their arity, flags, ACL categories and keys as Redis 7.0 declares them
+    // (the container's handler runs them).
+    {"latency|doctor", 2,
+     PLINTH_CMD_ADMIN | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, 0},
+    {"latency|graph", 3,
+     PLINTH_CMD_ADMIN | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, 0},
+    {"latency|help", 2, PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr, nullptr, nullptr,
+     nullptr, nullptr, 0},
+    {"latency|history", 3,
+     PLINTH_CMD_ADMIN | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, 0},
+    {"latency|latest", 2,
+     PLINTH_CMD_ADMIN | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, 0},
+    {"latency|reset", -2,
+     PLINTH_CMD_ADMIN | PLINTH_CMD_NOSCRIPT | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0,
+     nullptr, nullptr, nullptr, nullptr, nullptr, 0},
+    {"slowlog|get", -2, PLINTH_CMD_ADMIN | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr,
+     nullptr, nullptr, nullptr, nullptr, 0},
+    {"slowlog|help", 2, PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr, nullptr, nullptr,
+     nullptr, nullptr, 0},
+    {"slowlog|len", 2, PLINTH_CMD_ADMIN | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr,
+     nullptr, nullptr, nullptr, nullptr, 0},
+    {"slowlog|reset", 2, PLINTH_CMD_ADMIN | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, nullptr,
+     nullptr, nullptr, nullptr, nullptr, 0},
 };
 
 bool Init() {
@@ -164,5 +196,5 @@ void UpdateObservers() {
 
 }  // namespace plinth::diagnostics
 
-PLINTH_PLUGIN("diagnostics", "0.1.0", "SLOWLOG, LATENCY and MONITOR", plinth::diagnostics::Init,
-              nullptr)
+PLINTH_PLUGIN("diagnostics", "0.1.0", "SLOWLOG, LATENCY, MONITOR and DEBUG",
+              plinth::diagnostics::Init, nullptr)

@@ -37,12 +37,10 @@ void Bgsave(Call& c) {
 
 void Lastsave(Call& c) { c.Integer(Instance().LastSaveSeconds()); }
 
-// DEBUG RELOAD: save, empty every database, load the file back. Other DEBUG subcommands are
-// not served by this plugin.
-void Debug(Call& c) {
-  if (!text::EqualsNoCase(c.arg(1), "reload"))
-    return c.Error("ERR unknown subcommand '" + std::string(c.arg(1).substr(0, 128)) +
-                   "'. Try DEBUG HELP.");
+// DEBUG RELOAD: save, empty every database, load the file back. The host runs it for
+// "DEBUG RELOAD ..." (a subcommand of the diagnostics plugin's DEBUG); Redis's options
+// (MERGE, NOFLUSH, NOSAVE) are not read.
+void DebugReload(Call& c) {
   std::string err;
   if (!Instance().SaveNow(&err)) return c.Error("ERR Error trying to save the DB: " + err);
   sdk::Api().db_flush_all(sdk::Host::self);
@@ -58,9 +56,12 @@ const sdk::CommandDef kCommands[] = {
     {"bgsave", -1, kAdmin | PLINTH_CMD_NOPROPAGATE, 0, 0, 0, &Bgsave, "server", "[SCHEDULE]",
      "Asynchronously saves the database(s) to disk.", "1.0.0"},
     {"lastsave", 1, PLINTH_CMD_FAST | PLINTH_CMD_LOADING | PLINTH_CMD_STALE, 0, 0, 0, &Lastsave,
-     "server", nullptr, "Returns the Unix timestamp of the last successful save to disk.", "1.0.0"},
-    {"debug", -2, kAdmin | PLINTH_CMD_NOPROPAGATE, 0, 0, 0, &Debug, "server", "RELOAD",
-     "Saves the dataset to disk and loads it back (RELOAD).", "1.0.0"},
+     "server", nullptr, "Returns the Unix timestamp of the last successful save to disk.", "1.0.0",
+     PLINTH_ACL_ADMIN | PLINTH_ACL_DANGEROUS},
+    {"debug|reload", -2,
+     PLINTH_CMD_PROTECTED | kAdmin | PLINTH_CMD_NOPROPAGATE | PLINTH_CMD_LOADING | PLINTH_CMD_STALE,
+     0, 0, 0, &DebugReload, "server", nullptr, "Saves the dataset to disk and loads it back.",
+     "1.0.0"},
 };
 
 }  // namespace

@@ -61,7 +61,8 @@ def sigterm_every_policy(server, rng, _):
 def rewrite_under_load(server, rng, _):
     """BGREWRITEAOF (three times) and BGSAVE while writers write; the files then load to the
     keyspace the server held, and DEBUG RELOAD (the RDB) gives it back too."""
-    with CrashServer(server, args=AOF + ["--appendfsync", "everysec"]) as srv:
+    debug = ["--enable-debug-command", "yes"]  # DEBUG RELOAD, as Redis refuses it by default
+    with CrashServer(server, args=AOF + ["--appendfsync", "everysec"] + debug) as srv:
         srv.start()
         writers = [Writer(srv.port, kind, kind + ":") for kind in ("set", "rpush", "incr")]
         for w in writers:
