@@ -323,7 +323,8 @@ void Primary::Cron() {
   }
   const int32_t live = m.LiveCount();
   const int64_t period = m.Opt(m.r.opts.repl_ping_replica_period, 10) * 1000;
-  if (!m.r.is_replica() && live > 0 && period > 0 && now - m.last_ping_ms >= period) {
+  if (!m.r.is_replica() && !m.r.failover_hold && live > 0 && period > 0 &&
+      now - m.last_ping_ms >= period) {
     m.last_ping_ms = now;
     Feed(m.r, kPing, sizeof kPing - 1);
   }
@@ -355,7 +356,7 @@ void Primary::BeforeSleep() {
   Impl& m = *impl_;
   if (m.links.empty() && !m.child && !m.getack_pending && !m.fast) return;
   LinkGuard g(m);
-  if (m.getack_pending) {
+  if (m.getack_pending && !m.r.failover_hold) {  // else after the failover's wait
     m.getack_pending = false;
     if (!m.r.is_replica() && m.LiveCount() > 0) Feed(m.r, kGetAck, sizeof kGetAck - 1);
   }

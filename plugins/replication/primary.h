@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "failover_args.h"
 
 namespace plinth::replication {
 
@@ -63,6 +66,11 @@ class Primary {
                      void* arg) const;
   // Replicas past their full sync (for ROLE and connected_slaves).
   int32_t online_count() const;
+  // Every replica not closed, online or still syncing (for FAILOVER). OWNERSHIP: copies.
+  std::vector<FailoverReplica> Replicas() const;
+  // The offset this server's history reaches once the host's pending stream bytes are fed:
+  // master_repl_offset plus what the host appended that OnBatch has not seen yet.
+  uint64_t StreamEnd() const;
 
   struct Impl;  // primary_impl.h: shared by the primary's files only
 

@@ -67,6 +67,15 @@ void Primary::ForEachOnline(void (*emit)(void*, const std::string&, int, uint64_
     if (!l->closed && l->state == LinkState::kOnline) emit(arg, l->ip, l->port, l->ack_offset);
 }
 
+std::vector<FailoverReplica> Primary::Replicas() const {
+  std::vector<FailoverReplica> out;
+  for (auto& [id, l] : impl_->links)
+    if (!l->closed) out.push_back({l->ip, l->port, l->state == LinkState::kOnline, l->ack_offset});
+  return out;
+}
+
+uint64_t Primary::StreamEnd() const { return impl_->r.offset + impl_->HostPending(); }
+
 int32_t Primary::online_count() const {
   int32_t n = 0;
   for (auto& [id, l] : impl_->links) n += !l->closed && l->state == LinkState::kOnline;

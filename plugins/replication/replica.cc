@@ -7,6 +7,7 @@
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
+#include "failover.h"
 #include "primary.h"
 #include "replica_impl.h"
 
@@ -100,6 +101,7 @@ void Replica::Impl::Follow(const std::string& new_host, int new_port) {
 }
 
 void Replica::Impl::Promote() {
+  failover_psync = false;
   if (state == ReplState::kNone) return;
   link.reset();
   if (loading) AbortLoad("promoted to primary");
@@ -141,6 +143,7 @@ void Replica::Impl::Connect() {
     c.replid = r.replid;
     c.offset = static_cast<int64_t>(r.offset) + 1;
   }
+  c.failover = failover_psync;
   Log(PLINTH_LOG_NOTICE, "Connecting to MASTER " + host + ":" + std::to_string(port));
   if (c.offset > 0)
     Log(PLINTH_LOG_NOTICE, "Trying a partial resynchronization (request " + c.replid + ":" +
@@ -153,6 +156,8 @@ void Replica::Impl::Connect() {
 void Replica::ReplicaOf(plinth_call_t* call) {
   sdk::Call c(call);
   Impl& m = *impl_;
+  if (m.r.failover && m.r.failover->active())
+    return c.Error("ERR REPLICAOF not allowed while failing over.");
   std::string value;
   if (text::EqualsNoCase(c.arg(1), "no") && text::EqualsNoCase(c.arg(2), "one")) {
     if (m.state == ReplState::kNone && m.host.empty()) return c.Ok();
@@ -210,6 +215,7 @@ bool Replica::Configure(const std::string& host, int port, std::string*) {
     m.port = port;
     return true;
   }
+  m.failover_psync = false;
   if (host.empty()) {
     m.Promote();
   } else if (m.state == ReplState::kNone || host != m.host || port != m.port) {
@@ -239,6 +245,19 @@ void Replica::Cron() {
     m.last_ack_ms = now;
   }
 }
+
+void Replica::FailoverTo(const std::string& host, int port) {
+  Impl& m = *impl_;
+  m.failover_psync = true;
+  if (m.state != ReplState::kNone && m.host == host && m.port == port) {
+    m.link.reset();  // already following it: a new link, whose PSYNC says FAILOVER
+    m.Connect();
+    return;
+  }
+  m.Follow(host, port);
+}
+
+void Replica::Promote() { impl_->Promote(); }
 
 bool Replica::active() const { return impl_->state != ReplState::kNone; }
 

@@ -34,6 +34,12 @@ class Replica {
   bool Start();
   // Every 100 ms: reconnects a link that is down, sends REPLCONF ACK each second.
   void Cron();
+  // FAILOVER's old primary: follows its target as REPLICAOF does (the replicaof option keeps
+  // its text), asking PSYNC <replid> <offset> FAILOVER so the target takes over. The failover
+  // (r.failover) hears how that PSYNC ends: LinkSynced, or LinkFailed.
+  void FailoverTo(const std::string& host, int port);
+  // REPLICAOF NO ONE without the option (FAILOVER's abort once it follows its target).
+  void Promote();
   bool active() const;     // REPLICAOF host port is in effect
   bool connected() const;  // active, and the link is up with its full sync loaded
   // replica-read-only and replica-serve-stale-data (or their slave-* names) changed: updates

@@ -67,6 +67,7 @@ struct Replica::Impl {
   std::string host;      // the primary, "" when not a replica
   int port = 0;
   ReplState state = ReplState::kNone;
+  bool failover_psync = false;  // FailoverTo: the next PSYNC says FAILOVER, once
   std::unique_ptr<Link> link;
   int64_t next_connect_ms = 0;
   // Our offset and replid name the history the keyspace holds: false from the start of a full

@@ -11,6 +11,7 @@
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
+#include "failover.h"
 #include "primary.h"
 #include "replica_impl.h"
 
@@ -74,6 +75,10 @@ void Replica::Impl::OnProgress(uint64_t read, int64_t total) {
   last_io_ms = NowMs();
   sync_read = read;
   sync_total = total;
+  if (failover_psync) {  // +FULLRESYNC: the target took over
+    failover_psync = false;
+    if (r.failover) r.failover->LinkSynced();
+  }
 }
 
 void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
@@ -194,6 +199,10 @@ void Replica::Impl::OnPartialSync(const std::string& replid) {
   state = ReplState::kConnected;
   last_ack_ms = 0;
   UpdateRefusals();
+  if (failover_psync) {
+    failover_psync = false;
+    if (r.failover) r.failover->LinkSynced();
+  }
 }
 
 void Replica::Impl::OnCommands(std::vector<StreamCommand> commands) {
@@ -279,6 +288,12 @@ void Replica::Impl::OnDown(const std::string& reason) {
   }
   next_connect_ms = NowMs() + kRetryMs;
   UpdateRefusals();
+  // FAILOVER's PSYNC to its target failed: the failover aborts (this server is a primary
+  // again).
+  if (failover_psync) {
+    failover_psync = false;
+    if (r.failover) r.failover->LinkFailed(reason);
+  }
 }
 
 }  // namespace plinth::replication

@@ -26,6 +26,12 @@ void ShiftReplId(Repl& r) {
   r.replid = NewReplId();
 }
 
+void ChangeReplId(Repl& r) {
+  r.replid = NewReplId();
+  r.replid2 = std::string(40, '0');
+  r.second_offset = -1;
+}
+
 void Feed(Repl& r, const char* data, size_t len) {
   if (len == 0) return;
   // A replica keeps a backlog of its primary's stream whether or not it has replicas itself:

@@ -14,9 +14,10 @@
 
 namespace plinth::replication {
 
-class Backlog;  // backlog.h: the last repl-backlog-size bytes of the stream, by offset
-class Primary;  // primary.h: replicas of this server (PSYNC, full syncs, feeding, WAIT)
-class Replica;  // replica.h: this server as a replica (REPLICAOF, the link, applying)
+class Backlog;   // backlog.h: the last repl-backlog-size bytes of the stream, by offset
+class Primary;   // primary.h: replicas of this server (PSYNC, full syncs, feeding, WAIT)
+class Replica;   // replica.h: this server as a replica (REPLICAOF, the link, applying)
+class Failover;  // failover.h: the FAILOVER command's state (owned by plugin.cc)
 
 struct Repl {
   const plinth_host_api_t* api = nullptr;
@@ -34,6 +35,10 @@ struct Repl {
   std::unique_ptr<Backlog> backlog;  // null until the first replica (or after repl-backlog-ttl)
   std::unique_ptr<Primary> primary;
   std::unique_ptr<Replica> replica;  // its link is up only while this server replicates
+  Failover* failover = nullptr;      // plugin.cc's; null in unit tests
+  // FAILOVER waits for its target to ack master_repl_offset: no PING nor GETACK joins the
+  // stream meanwhile, so the offset it must reach stays put (as Redis, while paused).
+  bool failover_hold = false;
 
   bool is_replica() const;  // replica.cc: REPLICAOF host port is in effect
 };
@@ -50,5 +55,9 @@ std::string NewReplId();
 // second_repl_offset = offset + 1) under a new replid; the backlog and offset carry on.
 // state.cc.
 void ShiftReplId(Repl& r);
+
+// DEBUG CHANGE-REPL-ID, as Redis's changeReplicationId and clearReplicationId2: a new replid,
+// and no previous history (replid2 all zeros, second_repl_offset -1). state.cc.
+void ChangeReplId(Repl& r);
 
 }  // namespace plinth::replication

@@ -148,7 +148,9 @@ std::string Link::Impl::Session() {
   std::string reason = io.Connect(config.host, config.port, &sock);
   if (!reason.empty()) return reason;
   if (!(reason = Handshake()).empty()) return reason;
-  const std::string psync = EncodeCommand({"PSYNC", config.replid, std::to_string(config.offset)});
+  std::vector<std::string> psync_argv = {"PSYNC", config.replid, std::to_string(config.offset)};
+  if (config.failover) psync_argv.push_back("FAILOVER");
+  const std::string psync = EncodeCommand(psync_argv);
   if (!(reason = io.WriteAll(sock, psync)).empty()) return "PSYNC: " + reason;
   Post([this] {
     if (events.syncing) events.syncing();
@@ -182,6 +184,11 @@ std::string Link::Impl::FullSync(const std::string& reply) {
     return "protocol error: bad reply to PSYNC " + Quoted(reply);
   }
   const std::string replid = reply.substr(id_at, space - id_at);
+  // The primary accepted PSYNC: a first progress says so before the payload (FAILOVER's old
+  // primary ends its failover here, as Redis does at +FULLRESYNC).
+  Post([this] {
+    if (events.progress) events.progress(0, -1);
+  });
   WireIo io(wake[0], config.timeout_ms);
   SnapshotReceiver receiver(&io, sock, &in, [this](uint64_t read, int64_t total) {
     Post([this, read, total] {

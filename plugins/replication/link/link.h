@@ -27,6 +27,8 @@ struct LinkConfig {
   int timeout_ms = 60000;      // repl-timeout: connect, handshake and silence on the link
   std::string replid = "?";    // PSYNC arguments: "?" and -1 ask for a full sync
   int64_t offset = -1;         // the next offset this replica needs (its offset + 1 in PSYNC)
+  bool failover = false;       // PSYNC <replid> <offset> FAILOVER: FAILOVER's old primary
+                               // asks its target to take over (it promotes, then continues us)
 };
 
 // One command of the primary's stream: its arguments and the stream offset just past it.
@@ -48,7 +50,8 @@ struct LinkEvents {
   std::function<void(const std::string& replid)> partial_sync;
   // Whole commands of the stream, in order.
   std::function<void(std::vector<StreamCommand>)> commands;
-  // Bytes of the full sync's snapshot received so far (INFO master_sync_read_bytes).
+  // Bytes of the full sync's snapshot received so far (INFO master_sync_read_bytes); a first
+  // (0, -1) right after +FULLRESYNC.
   std::function<void(uint64_t read, int64_t total)> progress;
   // The link failed or closed: reason for the log. The plugin reconnects (a new Link) later.
   std::function<void(const std::string& reason)> down;
