@@ -66,6 +66,7 @@ bool KeyRule(Selector& s, std::string_view op, std::string* err) {
 
 bool CommandRule(Selector& s, std::string_view op, const CommandTable& table, std::string* err) {
   const char sign = op[0];
+  s.compiled = 0;  // compile again at the next check
   const std::string name = text::ToLower(op.substr(1));
   if (name == "@all") {
     s.commands_all = sign == '+';

@@ -31,7 +31,7 @@ struct Selector {
   std::vector<std::string> channels;
 
   // The compiled rules: allowed[id], and first arguments allowed of commands without
-  // subcommands ("+select|0"). Valid for table generation `compiled`.
+  // subcommands ("+select|0"). Valid for table generation `compiled` (0: compile again).
   uint64_t compiled = 0;
   std::vector<uint8_t> allowed;
   std::map<int32_t, std::vector<std::string>> first_args;
