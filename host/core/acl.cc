@@ -87,8 +87,8 @@ int32_t AclProviderRegister(plinth_plugin_t* self, const plinth_acl_provider_t* 
     return PLINTH_ERR;
   }
   plinth_acl_provider_t copy{};
-  if (!CopySizedStruct(&copy, sizeof copy, p, offsetof(plinth_acl_provider_t, requirepass)) ||
-      !copy.authenticate || !copy.check || !copy.check_key || !copy.user_name)
+  if (!CopySizedStruct(&copy, sizeof copy, p, sizeof copy) || !copy.authenticate || !copy.check ||
+      !copy.check_key || !copy.user_name || !copy.user_exists)
     return PLINTH_ERR;
   core.acl.provider = copy;
   core.acl.owner = self->name;
@@ -169,8 +169,8 @@ int32_t AclCheckCommand(plinth_call_t* c, int32_t argc, const char* const* argv,
   Command* cmd =
       argc > 0 ? core.registry.FindCommand(std::string_view(argv[0], argvlen[0])) : nullptr;
   const std::string denied =
-      cmd ? core.AclCheck(*c->session, cmd, Registry::Resolve(cmd, argc, argv, argvlen), argc,
-                          argv, argvlen)
+      cmd ? core.AclCheck(*c->session, cmd, Registry::Resolve(cmd, argc, argv, argvlen), argc, argv,
+                          argvlen)
           : "ERR unknown command";
   if (denied.empty()) return PLINTH_OK;
   if (err && errcap) std::snprintf(err, errcap, "%s", denied.c_str());
@@ -183,6 +183,13 @@ int32_t AclCheckKey(plinth_call_t* c, const char* key, size_t len, uint32_t flag
   const Session& s = *c->session;
   const uint64_t user = s.user_id ? s.user_id : core.acl.default_user;
   return core.acl.provider.check_key(core.acl.provider.ctx, user, key, len, flags);
+}
+
+int32_t AclUserExists(plinth_plugin_t* self, const char* name, size_t len) {
+  const Core& core = *self->core;
+  const std::string_view n = name ? std::string_view(name, len) : std::string_view();
+  if (core.acl.owner.empty()) return n == "default" ? 1 : 0;
+  return core.acl.provider.user_exists(core.acl.provider.ctx, n.data(), n.size()) ? 1 : 0;
 }
 
 }  // namespace
@@ -218,6 +225,7 @@ void FillAclApi(plinth_host_api_t* t) {
   t->client_user = ClientUser;
   t->acl_check_command = AclCheckCommand;
   t->acl_check_key = AclCheckKey;
+  t->acl_user_exists = AclUserExists;
 }
 
 }  // namespace plinth::host

@@ -141,6 +141,10 @@ const char* UserName(void*, uint64_t user_id) {
   return u ? u->name.c_str() : nullptr;
 }
 
+int32_t UserExists(void*, const char* name, size_t len) {
+  return G().users.Find(std::string_view(name, len)) ? 1 : 0;
+}
+
 void RequirePass(void*, const char* pass, size_t len) {
   State& g = G();
   User& d = g.users.default_user();
@@ -170,6 +174,7 @@ bool RegisterProvider() {
   p.check_key = CheckKey;
   p.user_name = UserName;
   p.requirepass = RequirePass;
+  p.user_exists = UserExists;
   if (Api().acl_provider_register(sdk::Host::self, &p) != PLINTH_OK) return false;
   User& d = G().users.default_user();
   Api().acl_default_user(sdk::Host::self, d.id, Unrestricted(d) ? 0 : 1, !(d.enabled && d.nopass));

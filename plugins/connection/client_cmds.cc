@@ -78,7 +78,10 @@ void List(Call& c) {
 void Kill(Call& c) {
   KillFilter filter;
   std::string error;
-  if (!ParseClientKill(ArgsFrom(c, 2), &filter, &error)) return c.Error(error);
+  const auto exists = [](std::string_view user) {
+    return Api().acl_user_exists(sdk::Host::self, user.data(), user.size()) == 1;
+  };
+  if (!ParseClientKill(ArgsFrom(c, 2), &filter, &error, exists)) return c.Error(error);
   uint64_t self = Api().client_id(c.raw());
   std::vector<uint64_t> victims;
   for (const std::string& l : Describe(c, 0)) {

@@ -58,8 +58,8 @@ ClientType TypeOf(const ClientLine& line) {
   return ClientType::kNormal;
 }
 
-bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f,
-                     std::string* error) {
+bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f, std::string* error,
+                     bool (*user_exists)(std::string_view)) {
   if (words.size() == 1) {
     f->old_style = true;
     f->has_addr = true;
@@ -95,7 +95,7 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f,
       f->has_laddr = true;
       f->laddr = value;
     } else if (EqualsNoCase(opt, "user")) {
-      if (value != "default") {
+      if (user_exists ? !user_exists(value) : value != "default") {
         *error = "ERR No such user '" + common::ErrorArg(value, std::string_view::npos) + "'";
         return false;
       }

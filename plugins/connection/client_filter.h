@@ -50,9 +50,10 @@ struct KillFilter {
 
 // Parses the words after "CLIENT KILL". Returns false with Redis's reply error in *error
 // ("ERR client-id should be greater than 0", "ERR Unknown client type 'x'", "ERR No such user
-// 'x'", "ERR syntax error"). Only the user "default" exists.
+// 'x'", "ERR syntax error"). user_exists says whether a USER filter's user exists (without it,
+// only "default" does).
 bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* filter,
-                     std::string* error);
+                     std::string* error, bool (*user_exists)(std::string_view) = nullptr);
 
 // True when the client described by line is to be killed; self_id is the caller's id.
 bool KillMatches(const KillFilter& filter, const ClientLine& line, uint64_t self_id);

@@ -71,7 +71,7 @@ FIELD(plinth_key_ref_t, index, 0, 4);
 FIELD(plinth_key_ref_t, flags, 4, 4);
 
 /* ---- plinth_acl_provider_t ---- */
-MIN_SIZE(plinth_acl_provider_t, 56);
+MIN_SIZE(plinth_acl_provider_t, 64);
 FIELD(plinth_acl_provider_t, struct_size, 0, 4);
 FIELD(plinth_acl_provider_t, ctx, 8, 8);
 FIELD(plinth_acl_provider_t, authenticate, 16, 8);
@@ -79,6 +79,7 @@ FIELD(plinth_acl_provider_t, check, 24, 8);
 FIELD(plinth_acl_provider_t, check_key, 32, 8);
 FIELD(plinth_acl_provider_t, user_name, 40, 8);
 FIELD(plinth_acl_provider_t, requirepass, 48, 8);
+FIELD(plinth_acl_provider_t, user_exists, 56, 8);
 
 /* ---- plinth_reply_item_t ---- */
 MIN_SIZE(plinth_reply_item_t, 48);
@@ -199,7 +200,7 @@ FIELD(plinth_rdb_io_t, write_raw, 64, 8);
 FIELD(plinth_rdb_io_t, read_raw, 72, 8);
 
 /* ---- plinth_host_api_t ---- */
-MIN_SIZE(plinth_host_api_t, 1320);
+MIN_SIZE(plinth_host_api_t, 1328);
 FIELD(plinth_host_api_t, struct_size, 0, 4);
 FIELD(plinth_host_api_t, abi_major, 4, 4);
 FIELD(plinth_host_api_t, abi_minor, 8, 4);
@@ -367,6 +368,7 @@ FIELD(plinth_host_api_t, config_rewrite, 1288, 8);
 FIELD(plinth_host_api_t, key_change_listener_register, 1296, 8);
 FIELD(plinth_host_api_t, key_change_listener_set, 1304, 8);
 FIELD(plinth_host_api_t, client_info_int, 1312, 8);
+FIELD(plinth_host_api_t, acl_user_exists, 1320, 8);
 
 /* ---- plinth_command_event_t ---- */
 MIN_SIZE(plinth_command_event_t, 104);

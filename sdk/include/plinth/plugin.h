@@ -237,6 +237,9 @@ typedef struct plinth_acl_provider {
    * user's password becomes it, as Redis does. May be NULL. OWNERSHIP: pass borrowed.
    * THREAD: main. */
   void (*requirepass)(void* ctx, const char* pass, size_t len);
+  /* since 1.0: whether a user is named name (1) or not (0). OWNERSHIP: name borrowed.
+   * THREAD: main. */
+  int32_t (*user_exists)(void* ctx, const char* name, size_t len);
 } plinth_acl_provider_t;
 
 /* ---- Replies ------------------------------------------------------------------------------- */
@@ -1418,6 +1421,10 @@ struct plinth_host_api {
   /* since 1.0: fact what (PLINTH_CLIENT_INFO_*) of client client_id, or -1 when there is no
    * such client (or it is closing) or what is unknown. OWNERSHIP: none. THREAD: main. */
   int64_t (*client_info_int)(plinth_plugin_t* self, uint64_t client_id, uint32_t what);
+
+  /* since 1.0: whether a user is named name: the provider's, or without one only "default"
+   * (CLIENT KILL USER). Returns 1 or 0. OWNERSHIP: name borrowed. THREAD: main. */
+  int32_t (*acl_user_exists)(plinth_plugin_t* self, const char* name, size_t len);
 };
 
 /* PLINTH_HAS(api, fn): non-zero when the host's table has field fn (it is new enough). */
