@@ -4,15 +4,6 @@
 #include <plinth/plugin.hpp>
 
 namespace plinth::acl {
-namespace {
-
-// Redis's category names, in the order of their bits (PLINTH_ACL_*).
-constexpr const char* kCategories[PLINTH_ACL_CATEGORY_COUNT] = {
-    "keyspace", "read",   "write",       "set",       "sortedset",  "list",        "hash",
-    "string",   "bitmap", "hyperloglog", "geo",       "stream",     "pubsub",      "admin",
-    "fast",     "slow",   "blocking",    "dangerous", "connection", "transaction", "scripting"};
-
-}  // namespace
 
 void CommandTable::Assign(std::vector<CommandEntry> entries) {
   entries_ = std::move(entries);
@@ -49,16 +40,6 @@ bool CommandTable::Refresh() {
 int32_t CommandTable::Find(std::string_view name) const {
   auto it = by_name_.find(std::string(name));
   return it == by_name_.end() ? -1 : it->second;
-}
-
-uint64_t CategoryBit(std::string_view name) {
-  for (int i = 0; i < PLINTH_ACL_CATEGORY_COUNT; ++i)
-    if (name == kCategories[i]) return uint64_t{1} << i;
-  return 0;
-}
-
-const char* CategoryName(int i) {
-  return i >= 0 && i < PLINTH_ACL_CATEGORY_COUNT ? kCategories[i] : nullptr;
 }
 
 }  // namespace plinth::acl

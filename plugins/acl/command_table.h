@@ -37,9 +37,4 @@ class CommandTable {
   uint64_t generation_ = 0;
 };
 
-// The category whose name is name ("hash", without '@'), as its bit, or 0.
-uint64_t CategoryBit(std::string_view name);
-// The name of category bit number i (0-based), or nullptr past the last.
-const char* CategoryName(int i);
-
 }  // namespace plinth::acl

@@ -5,6 +5,7 @@
 #include <plinth/text.hpp>
 
 #include "acl.h"
+#include "acl_categories.h"
 #include "acl_file.h"
 #include "fs_util.h"
 #include "subcommand.h"
@@ -94,10 +95,10 @@ void Cat(const Call& c) {
   State& g = G();
   if (c.argc() == 2) {
     c.Array(PLINTH_ACL_CATEGORY_COUNT);
-    for (int i = 0; i < PLINTH_ACL_CATEGORY_COUNT; ++i) c.Bulk(CategoryName(i));
+    for (int i = 0; i < PLINTH_ACL_CATEGORY_COUNT; ++i) c.Bulk(common::AclCategoryName(i));
     return;
   }
-  const uint64_t bit = CategoryBit(text::ToLower(c.arg(2)));
+  const uint64_t bit = common::AclCategoryBit(c.arg(2));
   if (!bit) return c.Error("ERR Unknown category '" + std::string(c.arg(2)) + "'");
   RefreshTable();
   std::vector<const std::string*> names;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <plinth/text.hpp>
 
+#include "acl_categories.h"
+
 namespace plinth::acl {
 namespace {
 
@@ -74,7 +76,7 @@ bool CommandRule(Selector& s, std::string_view op, const CommandTable& table, st
     return true;
   }
   if (!name.empty() && name[0] == '@') {
-    if (!CategoryBit(std::string_view(name).substr(1))) return *err = kUnknown, false;
+    if (!common::AclCategoryBit(name)) return *err = kUnknown, false;
     UpdateRules(s, sign, name);
     return true;
   }
@@ -135,7 +137,7 @@ void Compile(Selector& s, const CommandTable& table) {
     const uint8_t on = r[0] == '+';
     const std::string_view name = std::string_view(r).substr(1);
     if (name[0] == '@') {
-      const uint64_t bit = CategoryBit(name.substr(1));
+      const uint64_t bit = common::AclCategoryBit(name);
       for (size_t id = 0; id < table.size(); ++id)
         if (table.at(static_cast<int32_t>(id)).categories & bit) s.allowed[id] = on;
       continue;

@@ -49,7 +49,8 @@ bool ReplaceFileAtomically(const std::string& dir, const std::string& name,
                            const std::string& temp_name, std::string_view content,
                            std::string* err);
 
-// Reads a whole small file (a manifest, the ACL file). false with *err; *missing set when it does not exist.
+// Reads a whole small file (a manifest, the ACL file). false with *err; *missing set when it does
+// not exist.
 bool ReadSmallFile(const std::string& path, std::string* out, bool* missing, std::string* err);
 
 // The size of a file, or -1 when it cannot be stat'ed.

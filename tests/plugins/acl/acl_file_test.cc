@@ -36,7 +36,6 @@ TEST_CASE("acl file: saved users read back the same, sorted by name") {
   Users again;
   for (User& u : loaded) again.Put(std::move(u));
   CHECK(AclFileText(again) == text);
-
 }
 
 TEST_CASE("acl file: a bad line refuses the file, naming the line") {
