@@ -24,7 +24,7 @@ int32_t Grow(plinth_outbuf_t* out, size_t min_free) {
 
 // An output buffer reused across iterations, like a client's tail segment.
 struct Out {
-  plinth_outbuf_t buf{nullptr, 0, 0, Grow, nullptr};
+  plinth_outbuf_t buf{sizeof(plinth_outbuf_t), nullptr, 0, 0, Grow, nullptr};
   ~Out() { std::free(buf.data); }
 };
 

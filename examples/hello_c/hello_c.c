@@ -128,7 +128,7 @@ static int32_t init(plinth_plugin_t* self, const plinth_host_api_t* host) {
 static const plinth_plugin_descriptor_t descriptor = {
     sizeof(plinth_plugin_descriptor_t),
     PLINTH_ABI_MAJOR,
-    PLINTH_ABI_MINOR,
+    PLINTH_TARGET_MINOR,
     0,
     "hello_c",
     "1.0.0",

@@ -48,7 +48,7 @@ int32_t StandInInit(plinth_plugin_t* self, const plinth_host_api_t* api) {
 
 const plinth_plugin_descriptor_t kStandIn = {sizeof(plinth_plugin_descriptor_t),
                                              PLINTH_ABI_MAJOR,
-                                             PLINTH_ABI_MINOR,
+                                             PLINTH_TARGET_MINOR,
                                              0,
                                              "standin",
                                              "0",

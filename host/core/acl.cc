@@ -5,6 +5,7 @@
 #include <plinth/text.hpp>
 #include <string>
 
+#include "host/core/abi_compat.h"
 #include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
@@ -87,8 +88,8 @@ int32_t AclProviderRegister(plinth_plugin_t* self, const plinth_acl_provider_t* 
     return PLINTH_ERR;
   }
   plinth_acl_provider_t copy{};
-  if (!CopySizedStruct(&copy, sizeof copy, p, sizeof copy) || !copy.authenticate || !copy.check ||
-      !copy.check_key || !copy.user_name || !copy.user_exists)
+  if (!CopySpec(&copy, p) || !copy.authenticate || !copy.check || !copy.check_key ||
+      !copy.user_name || !copy.user_exists)
     return PLINTH_ERR;
   core.acl.provider = copy;
   core.acl.owner = self->name;

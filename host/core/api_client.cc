@@ -185,7 +185,7 @@ const plinth_plugin_descriptor_t* PluginAt(plinth_call_t* c, int32_t i, const ch
   auto& v = c->core->plugins;
   if (i < 0 || static_cast<size_t>(i) >= v.size()) return nullptr;
   if (path) *path = v[i]->path.c_str();
-  return v[i]->descriptor;
+  return &v[i]->descriptor;
 }
 
 void ServerShutdown(plinth_call_t* c, uint32_t flags) {

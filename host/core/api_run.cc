@@ -58,7 +58,10 @@ int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t arg
   sink.ref = RunRef;
   sink.fn = fn;
   sink.arg = arg;
+  const uint64_t dirty_before = core.dirty;
   core.Execute(s, sink, argc, argv, argvlen);
+  // Its effects went out as the nested command: the caller is not propagated verbatim too.
+  if (!s.no_propagate && core.dirty != dirty_before) call->replicated = true;
   return sink.error ? PLINTH_ERR : PLINTH_OK;
 }
 

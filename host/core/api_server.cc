@@ -47,7 +47,8 @@ int32_t CommandRegister(plinth_plugin_t* self, const plinth_command_spec_t* spec
 }
 int32_t ProtocolRegister(plinth_plugin_t* self, const plinth_protocol_spec_t* spec) {
   if (!InInit(self, "protocol_register")) return PLINTH_ERR;
-  return Refused(self, self->core->registry.SetProtocol(spec, self->name));
+  return Refused(self,
+                 self->core->registry.SetProtocol(spec, self->name, self->descriptor.abi_minor));
 }
 int32_t TransportRegister(plinth_plugin_t* self, const plinth_transport_spec_t* spec) {
   if (!InInit(self, "transport_register")) return PLINTH_ERR;

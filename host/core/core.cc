@@ -63,7 +63,7 @@ void Core::ShutdownPlugins() {
   plugins_shut_down_ = true;
   BeforeSleep();  // the last batch reaches the stream consumers before they shut down
   for (auto it = plugins.rbegin(); it != plugins.rend(); ++it) {
-    const plinth_plugin_descriptor_t* d = (*it)->descriptor;
+    const plinth_plugin_descriptor_t* d = &(*it)->descriptor;
     if (d->shutdown) d->shutdown(it->get());
   }
 }

@@ -382,7 +382,7 @@ struct plinth_plugin {
   plinth::host::Core* core = nullptr;
   std::string path;
   std::string name;
-  const plinth_plugin_descriptor_t* descriptor = nullptr;
+  plinth_plugin_descriptor_t descriptor{};  // the host's zero-filled copy of the plugin's
   void* handle = nullptr;
   bool optional = false;
   std::vector<plinth_timer_t*> init_timers;  // started during init: stopped if init fails

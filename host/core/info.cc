@@ -120,7 +120,7 @@ void Keyspace(Core& s, std::string& o) {
 
 void Plugins(Core& s, std::string& o) {
   for (const auto& p : s.plugins) {
-    const plinth_plugin_descriptor_t* d = p->descriptor;
+    const plinth_plugin_descriptor_t* d = &p->descriptor;
     char buf[512];
     std::snprintf(buf, sizeof buf, "name=%s,ver=%s,abi=%u.%u,path=%s", p->name.c_str(),
                   d->version ? d->version : "", d->abi_major, d->abi_minor, p->path.c_str());

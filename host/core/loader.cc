@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "host/core/abi_compat.h"
 #include "host/core/api.h"
 #include "host/core/core.h"
 
@@ -93,20 +94,18 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
                     AbiText(PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR) +
                     (d->abi_major != PLINTH_ABI_MAJOR ? " (major differs)"
                                                       : " (plugin needs a newer host)"));
-  if (d->struct_size < sizeof(plinth_plugin_descriptor_t))
+  plinth_plugin_descriptor_t copy;
+  if (d->struct_size < kFrozen10<plinth_plugin_descriptor_t>)
     return fail(path, "descriptor",
                 "descriptor too short (" + std::to_string(d->struct_size) + " bytes, v" +
                     AbiText(PLINTH_ABI_MAJOR, 0) + " needs " +
-                    std::to_string(sizeof(plinth_plugin_descriptor_t)) + ")");
-  if (d->struct_size > sizeof(plinth_plugin_descriptor_t)) {
-    const auto* tail = reinterpret_cast<const unsigned char*>(d);
-    for (size_t i = sizeof(plinth_plugin_descriptor_t); i < d->struct_size; ++i)
-      if (tail[i])
-        return fail(path, "descriptor",
-                    "descriptor has fields this host does not know (" +
-                        std::to_string(d->struct_size) + " bytes, fields past " +
-                        std::to_string(sizeof(plinth_plugin_descriptor_t)) + " are not zero)");
-  }
+                    std::to_string(kFrozen10<plinth_plugin_descriptor_t>) + ")");
+  if (!CopySpec(&copy, d))
+    return fail(path, "descriptor",
+                "descriptor has fields this host does not know (" + std::to_string(d->struct_size) +
+                    " bytes, fields past " + std::to_string(sizeof(plinth_plugin_descriptor_t)) +
+                    " are not zero)");
+  d = &copy;
   for (void* r : d->reserved)
     if (r) return fail(path, "descriptor", "reserved fields must be NULL");
   if (!d->name) return fail(path, "descriptor", "name is NULL");
@@ -125,7 +124,7 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
   plugin->core = this;
   plugin->path = path;
   plugin->name = d->name;
-  plugin->descriptor = d;
+  plugin->descriptor = copy;
   plugin->handle = handle;
   plugin->optional = req.optional;
   for (const auto& [k, v] : req.options) options.SetPending(k, v, plugin->name);

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <plinth/text.hpp>
 
+#include "host/core/abi_compat.h"
+
 namespace plinth::host {
 namespace {
 
@@ -93,10 +95,12 @@ bool Options::Parse(const Option& o, std::string_view text, std::string* norm, i
 
 Option* Options::Register(const plinth_option_spec_t* spec, const std::string& owner,
                           std::string* err) {
-  if (!spec || spec->struct_size < offsetof(plinth_option_spec_t, ctx) + sizeof(void*)) {
-    *err = "option spec too short";
+  plinth_option_spec_t copy;
+  if (!CopySpec(&copy, spec)) {
+    *err = "option spec has a bad struct_size";
     return nullptr;
   }
+  spec = &copy;
   if (!ValidName(spec->name)) {
     *err = "invalid option name";
     return nullptr;

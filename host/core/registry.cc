@@ -6,6 +6,7 @@
 #include <cstring>
 #include <plinth/text.hpp>
 
+#include "host/core/abi_compat.h"
 #include "host/core/api.h"
 
 namespace plinth::host {
@@ -96,26 +97,9 @@ void EraseOwned(std::vector<T>& v, const std::string& owner) {
 
 }  // namespace
 
-bool CopySizedStruct(void* dst, size_t dst_size, const void* src, size_t min_size) {
-  if (!src) return false;
-  uint32_t size;
-  std::memcpy(&size, src, sizeof size);
-  if (size < min_size) return false;
-  if (size > dst_size) {
-    const auto* tail = static_cast<const unsigned char*>(src);
-    for (size_t i = dst_size; i < size; ++i)
-      if (tail[i]) return false;
-  }
-  std::memset(dst, 0, dst_size);
-  std::memcpy(dst, src, std::min<size_t>(size, dst_size));
-  std::memcpy(dst, &dst_size, sizeof(uint32_t));
-  return true;
-}
-
 std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::string& owner) {
   auto c = std::make_unique<Command>();
-  if (!CopySizedStruct(&c->spec, sizeof c->spec, spec, offsetof(plinth_command_spec_t, ctx)))
-    return "command spec has a bad struct_size";
+  if (!CopySpec(&c->spec, spec)) return "command spec has a bad struct_size";
   if (!ValidCommandName(c->spec.name)) return "invalid command name";
   c->name = text::ToLower(c->spec.name);
   const size_t bar = c->name.find('|');
@@ -211,17 +195,19 @@ void Registry::Renumber() {
     }
 }
 
-std::string Registry::SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner) {
+std::string Registry::SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner,
+                                  uint32_t abi_minor) {
   if (protocol) return "a protocol is already registered by '" + protocol->owner + "'";
   auto p = std::make_unique<Protocol>();
-  if (!CopySizedStruct(&p->spec, sizeof p->spec, spec, sizeof p->spec))
-    return "protocol spec has a bad struct_size";
+  if (!CopySpec(&p->spec, spec)) return "protocol spec has a bad struct_size";
   if (!p->spec.session_create || !p->spec.session_destroy || !p->spec.parse || !p->spec.encode ||
       !p->spec.frame_bulk)
     return "protocol spec lacks a function";
   p->name = Str(p->spec.name);
   p->spec.name = p->name.c_str();
   p->owner = owner;
+  p->abi_minor = abi_minor;
+  p->map_reply_types = ReplyTypesNewerThan(abi_minor);
   protocol = std::move(p);
   return "";
 }
@@ -229,7 +215,7 @@ std::string Registry::SetProtocol(const plinth_protocol_spec_t* spec, const std:
 int32_t Registry::AddTransport(const plinth_transport_spec_t* spec, const std::string& owner,
                                std::string* err) {
   auto t = std::make_unique<Transport>();
-  if (!CopySizedStruct(&t->spec, sizeof t->spec, spec, sizeof t->spec)) {
+  if (!CopySpec(&t->spec, spec)) {
     *err = "transport spec has a bad struct_size";
     return -1;
   }
@@ -247,8 +233,7 @@ int32_t Registry::AddTransport(const plinth_transport_spec_t* spec, const std::s
 std::string Registry::SetReplyPath(const plinth_reply_path_spec_t* spec, const std::string& owner) {
   if (reply_path) return "a reply path is already registered by '" + reply_path->owner + "'";
   auto r = std::make_unique<ReplyPath>();
-  if (!CopySizedStruct(&r->spec, sizeof r->spec, spec, sizeof r->spec) || !r->spec.by_reference)
-    return "bad reply path spec";
+  if (!CopySpec(&r->spec, spec) || !r->spec.by_reference) return "bad reply path spec";
   r->name = Str(r->spec.name);
   r->spec.name = r->name.c_str();
   r->owner = owner;
@@ -259,8 +244,7 @@ std::string Registry::SetReplyPath(const plinth_reply_path_spec_t* spec, const s
 std::string Registry::AddConsumer(const plinth_stream_consumer_spec_t* spec,
                                   const std::string& owner) {
   StreamConsumer c;
-  if (!CopySizedStruct(&c.spec, sizeof c.spec, spec, sizeof c.spec) || !c.spec.on_batch)
-    return "bad stream consumer spec";
+  if (!CopySpec(&c.spec, spec) || !c.spec.on_batch) return "bad stream consumer spec";
   c.name = Str(c.spec.name);
   c.spec.name = nullptr;
   c.owner = owner;

@@ -40,6 +40,8 @@ struct Command {
 struct Protocol {
   plinth_protocol_spec_t spec{};
   std::string name, owner;
+  uint32_t abi_minor = 0;        // the owner's descriptor's: the newest reply types it is given
+  bool map_reply_types = false;  // some reply type is newer: ReplyTypeForMinor each item
 };
 
 struct Transport {
@@ -114,7 +116,8 @@ class Registry {
  public:
   // Copies a spec into the table. Returns "" or the reason it was refused.
   std::string AddCommand(const plinth_command_spec_t* spec, const std::string& owner);
-  std::string SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner);
+  std::string SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner,
+                          uint32_t abi_minor);
   // Returns the transport id or -1 with *err.
   int32_t AddTransport(const plinth_transport_spec_t* spec, const std::string& owner,
                        std::string* err);
@@ -183,10 +186,5 @@ class Registry {
   size_t mask_ = 0;      // slots_.size() - 1
   unsigned shift_ = 63;  // 64 - log2(slots_.size()): a hash's first slot is its top bits
 };
-
-// Copies a struct of the caller's struct_size into dst (zero-filling a shorter one). Returns
-// false when the caller's struct is larger and its unknown tail is not all zero, or when it is
-// shorter than min_size.
-bool CopySizedStruct(void* dst, size_t dst_size, const void* src, size_t min_size);
 
 }  // namespace plinth::host

@@ -11,6 +11,7 @@
 #include <plinth/text.hpp>
 #include <vector>
 
+#include "host/core/abi_compat.h"
 #include "host/core/access.h"
 #include "host/core/registry.h"
 
@@ -159,12 +160,23 @@ size_t ValueMemory(const plinth_value_t* v) {
 
 int64_t ValuesAlive() { return g_alive.load(std::memory_order_relaxed); }
 
+namespace {
+
+// The forms one type reads: Redis's three stream forms are one family (the type that saves
+// one of them loads all three).
+uint32_t RdbFamily(uint32_t rdb_type) {
+  return rdb_type == PLINTH_RDB_STREAM_LISTPACKS_2 || rdb_type == PLINTH_RDB_STREAM_LISTPACKS_3
+             ? PLINTH_RDB_STREAM_LISTPACKS
+             : rdb_type;
+}
+
+}  // namespace
+
 uint32_t Types::Register(const plinth_type_spec_t* spec, const std::string& owner,
                          std::string* why) {
   TypeEntry e;
-  if (!CopySizedStruct(&e.spec, sizeof e.spec, spec,
-                       offsetof(plinth_type_spec_t, copy) + sizeof(void*)) ||
-      !e.spec.name || !*e.spec.name || !e.spec.free_payload || !e.spec.copy) {
+  if (!CopySpec(&e.spec, spec) || !e.spec.name || !*e.spec.name || !e.spec.free_payload ||
+      !e.spec.copy) {
     *why = "type_register: invalid type spec";
     return 0;
   }
@@ -175,6 +187,13 @@ uint32_t Types::Register(const plinth_type_spec_t* spec, const std::string& owne
     *why = "type_register: type name '" + std::string(name) + "' is taken";
     return 0;
   }
+  for (const TypeEntry& t : entries_)
+    if (t.live && e.spec.rdb_type != 0 &&
+        RdbFamily(t.spec.rdb_type) == RdbFamily(e.spec.rdb_type)) {
+      *why = "type_register: RDB form " + std::to_string(e.spec.rdb_type) + " is taken by type '" +
+             t.name + "'";
+      return 0;
+    }
   if (kFirstPluginType + entries_.size() > kLastPluginType) {
     *why = "type_register: too many value types (240)";
     return 0;
@@ -199,17 +218,6 @@ const TypeEntry* Types::Find(uint32_t id) const {
   return t.live ? &t : nullptr;
 }
 
-namespace {
-
-// The forms one type reads: Redis's three stream forms are one family (the type that saves
-// one of them loads all three).
-uint32_t RdbFamily(uint32_t rdb_type) {
-  return rdb_type == PLINTH_RDB_STREAM_LISTPACKS_2 || rdb_type == PLINTH_RDB_STREAM_LISTPACKS_3
-             ? PLINTH_RDB_STREAM_LISTPACKS
-             : rdb_type;
-}
-
-}  // namespace
 
 const TypeEntry* Types::FindRdb(uint32_t rdb_type) const {
   if (rdb_type == 0) return nullptr;

@@ -137,6 +137,7 @@ struct Client {
   bool in_unblocked = false;  // on Shell::unblocked
   bool resume_input = false;  // unblocked while a read was in flight: run its input after it
   bool closed = false;        // being torn down; no more IO
+  bool reply_broken = false;  // the protocol failed to encode a reply: no more output, closing
   int64_t ctime_ms = 0;
 
   ClientIo io = ClientIo::kIdle;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "host/core/abi_compat.h"
 #include "host/core/value.h"
 #include "host/shell/client.h"
 #include "host/shell/server.h"
@@ -53,18 +54,40 @@ OutSeg& TailCopySeg(Client* c) {
   return c->out.back();
 }
 
+// The protocol could not encode or frame a reply: what it wrote of it is dropped, so are the
+// replies after it, and the connection closes once the replies before it are written, rather
+// than going on out of step with the client.
+void ReplyBroken(Client* c, const char* what) {
+  c->reply_broken = true;
+  c->session.close_after_reply = true;
+  c->shell->core.Log(LogLevel::kWarning,
+                     "Protocol '%s' failed to %s a reply: closing client id=%llu",
+                     c->shell->core.registry.protocol->name.c_str(), what,
+                     static_cast<unsigned long long>(c->session.id));
+  ClientQueueWrite(c);
+}
+
 void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed) return;
+  if (c->closed || c->reply_broken) return;
   const Protocol* proto = c->shell->core.registry.protocol.get();
+  const plinth_reply_item_t* give = &item;
+  plinth_reply_item_t older;
+  if (proto->map_reply_types) {  // never a type newer than the plugin's minor
+    older = item;
+    older.type = ReplyTypeForMinor(item.type, proto->abi_minor);
+    give = &older;
+  }
   OutSeg& seg = TailCopySeg(c);
-  plinth_outbuf_t ob{seg.data, seg.len, seg.cap, ClientGrowOut, c};
-  size_t before = seg.len;
-  proto->spec.encode(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), &item, &ob);
+  plinth_outbuf_t ob{sizeof ob, seg.data, seg.len, seg.cap, ClientGrowOut, c};
+  const size_t before = seg.len;
+  const int32_t rc =
+      proto->spec.encode(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), give, &ob);
   seg.data = ob.data;
   seg.cap = ob.cap;
-  seg.len = ob.len;
+  seg.len = rc == PLINTH_OK && ob.len >= before && ob.len <= ob.cap ? ob.len : before;
   c->out_bytes += seg.len - before;
+  if (rc != PLINTH_OK) ReplyBroken(c, "encode");
 }
 
 int32_t NoGrow(plinth_outbuf_t*, size_t) { return PLINTH_ERR; }
@@ -81,8 +104,8 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
     tail = &NewCopySeg(c, std::max(kOutChunk, StringLen(v) + kFrameRoom));
   OutSeg& seg = *tail;
   char trailer[16];
-  plinth_outbuf_t prefix{seg.data, seg.len, seg.cap, ClientGrowOut, c};
-  plinth_outbuf_t suffix{trailer, 0, sizeof trailer, NoGrow, nullptr};
+  plinth_outbuf_t prefix{sizeof prefix, seg.data, seg.len, seg.cap, ClientGrowOut, c};
+  plinth_outbuf_t suffix{sizeof suffix, trailer, 0, sizeof trailer, NoGrow, nullptr};
   const size_t before = seg.len;
   const bool ok = proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto),
                                          StringLen(v), &prefix, &suffix) == PLINTH_OK &&
@@ -102,21 +125,26 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
 
 void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed) {
+  if (c->closed || c->reply_broken) {
     if (release) release(arg);
     return;
   }
   constexpr size_t kAfterRef = 512;  // the trailer's segment, where the next replies start
   const Protocol* proto = c->shell->core.registry.protocol.get();
   OutSeg& head = TailCopySeg(c);
-  plinth_outbuf_t prefix{head.data, head.len, head.cap, ClientGrowOut, c};
+  plinth_outbuf_t prefix{sizeof prefix, head.data, head.len, head.cap, ClientGrowOut, c};
   char trailer[16];
-  plinth_outbuf_t suffix{trailer, 0, sizeof trailer, NoGrow, nullptr};
+  plinth_outbuf_t suffix{sizeof suffix, trailer, 0, sizeof trailer, NoGrow, nullptr};
   size_t before = head.len;
-  proto->spec.frame_bulk(proto->spec.ctx, static_cast<uint32_t>(c->session.proto), len, &prefix,
-                         &suffix);
+  const int32_t rc = proto->spec.frame_bulk(
+      proto->spec.ctx, static_cast<uint32_t>(c->session.proto), len, &prefix, &suffix);
   head.data = prefix.data;
   head.cap = prefix.cap;
+  if (rc != PLINTH_OK || prefix.len < before || prefix.len > prefix.cap) {
+    if (release) release(arg);
+    ReplyBroken(c, "frame");
+    return;
+  }
   head.len = prefix.len;
   OutSeg ref;
   ref.data = const_cast<char*>(data);
@@ -347,7 +375,7 @@ bool ClientAppendRaw(Client* c, const char* data, size_t len) {
   if (len == 0) return true;
   OutSeg* seg = len > kOutChunk ? &NewCopySeg(c, len) : &TailCopySeg(c);
   if (seg->cap - seg->len < len) {
-    plinth_outbuf_t ob{seg->data, seg->len, seg->cap, ClientGrowOut, c};
+    plinth_outbuf_t ob{sizeof ob, seg->data, seg->len, seg->cap, ClientGrowOut, c};
     if (ClientGrowOut(&ob, len) != PLINTH_OK) return false;
     seg->data = ob.data;
     seg->cap = ob.cap;

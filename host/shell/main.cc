@@ -107,8 +107,8 @@ void PrintHelp(const Core& core) {
   std::printf("\n\nPlugins loaded:\n");
   for (const auto& p : core.plugins)
     std::printf("  %-12s %-8s %s\n", p->name.c_str(),
-                p->descriptor->version ? p->descriptor->version : "",
-                p->descriptor->description ? p->descriptor->description : "");
+                p->descriptor.version ? p->descriptor.version : "",
+                p->descriptor.description ? p->descriptor.description : "");
   std::printf("\nOptions (--name value, the config file, CONFIG GET/SET):\n");
   for (const auto& [name, o] : core.options.All()) {
     std::string type = o.type == PLINTH_OPT_ENUM ? o.enum_values : TypeText(o.type);

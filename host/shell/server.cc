@@ -32,7 +32,7 @@ void Refuse(Shell& s, const Transport* t, void* conn, std::string_view msg) {
   item.type = PLINTH_REPLY_ERROR;
   item.data = msg.data();
   item.len = msg.size();
-  plinth_outbuf_t out{nullptr, 0, 0, ClientGrowOut, nullptr};
+  plinth_outbuf_t out{sizeof out, nullptr, 0, 0, ClientGrowOut, nullptr};
   if (proto->spec.encode(proto->spec.ctx, 2, &item, &out) == PLINTH_OK) {
     plinth_iovec_t iov{out.data, out.len};
     t->spec.writev(t->spec.ctx, conn, &iov, 1);

@@ -24,7 +24,7 @@ void Check(bool ok) {
 
 struct Out {
   std::string storage;
-  plinth_outbuf_t buf{nullptr, 0, 0, &Grow, this};
+  plinth_outbuf_t buf{sizeof(plinth_outbuf_t), nullptr, 0, 0, &Grow, this};
   static int32_t Grow(plinth_outbuf_t* o, size_t min_free) {
     auto* self = static_cast<Out*>(o->host_private);
     self->storage.resize(o->len + min_free + 16);

@@ -328,13 +328,14 @@ static void Typed(plinth_call_t* call, void* ctx) {
 
 /* ---- init --------------------------------------------------------------------------------- */
 
-/* The host's minimum size of each spec: a command needs every field up to its handler, a type
- * every field up to copy, a stream consumer the whole v1.0 struct. */
+/* The host's minimum size of each spec: the end of its last frozen 1.0 field (key_flags, visit,
+ * on_batch), what a plugin built against SDK 1.0 gives. */
 static const uint32_t kCommandMin =
-    (uint32_t)(offsetof(plinth_command_spec_t, handler) + sizeof(plinth_command_fn));
+    (uint32_t)(offsetof(plinth_command_spec_t, key_flags) + sizeof(uint32_t));
 static const uint32_t kTypeMin =
-    (uint32_t)(offsetof(plinth_type_spec_t, copy) + sizeof(void* (*)(const void*)));
-static const uint32_t kConsumerMin = (uint32_t)sizeof(plinth_stream_consumer_spec_t);
+    (uint32_t)(offsetof(plinth_type_spec_t, visit) + sizeof(plinth_member_fn));
+static const uint32_t kConsumerMin =
+    (uint32_t)(offsetof(plinth_stream_consumer_spec_t, on_batch) + sizeof(void (*)(void)));
 
 /* A spec followed by 8 bytes a newer SDK might have added. */
 typedef struct {
@@ -476,7 +477,7 @@ static void Shutdown(plinth_plugin_t* self) {
 
 static const plinth_plugin_descriptor_t kDescriptor = {sizeof(plinth_plugin_descriptor_t),
                                                        PLINTH_ABI_MAJOR,
-                                                       PLINTH_ABI_MINOR,
+                                                       PLINTH_TARGET_MINOR,
                                                        0,
                                                        "probe",
                                                        "0",

@@ -2,9 +2,8 @@
 // below during init and PROBE.INIT reports what came back: command_register's and
 // stream_consumer_register's status, type_register's id for "string" and "none", and for the
 // other types 1 when type_register returned an id and 0 when it refused. The minimum size of a spec
-// is every field up to its required function (a command's handler, a type's free_payload), or the
-// whole v1.0 struct for a stream consumer; a larger spec is accepted only when its unknown tail is
-// zero.
+// is the end of its last frozen 1.0 field (what a plugin built against SDK 1.0 gives); a larger
+// spec is accepted only when its unknown tail is zero.
 #include "case_support.h"
 
 namespace plinth::hostapi {

@@ -14,6 +14,9 @@
 #include <plinth/text.hpp>
 #include <string_view>
 
+// Every SDK symbol stays inside the plugin that includes this, whatever visibility the
+// plugin is built with: two plugins never share one (Host::api above all).
+#pragma GCC visibility push(hidden)
 namespace plinth::sdk {
 
 using KeysArgv = const char* const*;
@@ -85,5 +88,6 @@ int32_t OneKey(int32_t argc, KeysArgv, const size_t*, plinth_key_ref_t* out) {
 }
 
 }  // namespace plinth::sdk
+#pragma GCC visibility pop
 
 #endif  // PLINTH_KEYS_HPP

@@ -15,6 +15,9 @@
 #include <string>
 #include <string_view>
 
+// Every SDK symbol stays inside the plugin that includes this, whatever visibility the
+// plugin is built with: two plugins never share one (Host::api above all).
+#pragma GCC visibility push(hidden)
 namespace plinth::number {
 
 // Redis refuses float texts of MAX_LONG_DOUBLE_CHARS (5 KiB) or more.
@@ -69,5 +72,6 @@ inline std::string FormatLongDouble(long double v) {
 }
 
 }  // namespace plinth::number
+#pragma GCC visibility pop
 
 #endif  // PLINTH_NUMBER_HPP

@@ -18,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+// Every SDK symbol stays inside the plugin that includes this, whatever visibility the
+// plugin is built with: two plugins never share one (Host::api above all).
+#pragma GCC visibility push(hidden)
 namespace plinth::sdk {
 
 // The host table and this plugin's handle, set before the plugin's init runs. Each plugin .so
@@ -318,6 +321,7 @@ inline void ShutdownTrampoline(void (*fn)()) noexcept {
 }  // namespace detail
 
 }  // namespace plinth::sdk
+#pragma GCC visibility pop
 
 // Emits the descriptor and the entry symbol of a C++ plugin. init is `bool Init()`, shutdown is
 // `void Shutdown()` or nullptr. Use it once per plugin, at namespace scope.
@@ -331,7 +335,7 @@ inline void ShutdownTrampoline(void (*fn)()) noexcept {
   static const plinth_plugin_descriptor_t plinth_descriptor_ = {                                \
       sizeof(plinth_plugin_descriptor_t),                                                       \
       PLINTH_ABI_MAJOR,                                                                         \
-      PLINTH_ABI_MINOR,                                                                         \
+      PLINTH_TARGET_MINOR,                                                                      \
       0,                                                                                        \
       NAME,                                                                                     \
       VERSION,                                                                                  \

@@ -12,6 +12,9 @@
 #include <string_view>
 #include <utility>
 
+// Every SDK symbol stays inside the plugin that includes this, whatever visibility the
+// plugin is built with: two plugins never share one (Host::api above all).
+#pragma GCC visibility push(hidden)
 namespace plinth::text {
 
 // ---- ASCII case ------------------------------------------------------------------------------
@@ -307,5 +310,6 @@ inline std::string QuoteRepr(std::string_view s) {
 }
 
 }  // namespace plinth::text
+#pragma GCC visibility pop
 
 #endif  // PLINTH_TEXT_HPP

@@ -99,7 +99,7 @@ static int32_t Init(plinth_plugin_t* self, const plinth_host_api_t* host) {
 
 static const plinth_plugin_descriptor_t kDescriptor = {sizeof(plinth_plugin_descriptor_t),
                                                        PLINTH_ABI_MAJOR,
-                                                       PLINTH_ABI_MINOR,
+                                                       PLINTH_TARGET_MINOR,
                                                        0,
                                                        "test_remote",
                                                        "0",

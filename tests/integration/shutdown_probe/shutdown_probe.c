@@ -62,7 +62,7 @@ static void Shutdown(plinth_plugin_t* self) {
 
 static const plinth_plugin_descriptor_t kDescriptor = {sizeof(plinth_plugin_descriptor_t),
                                                        PLINTH_ABI_MAJOR,
-                                                       PLINTH_ABI_MINOR,
+                                                       PLINTH_TARGET_MINOR,
                                                        0,
                                                        PROBE_NAME,
                                                        "0",

@@ -13,7 +13,7 @@ namespace {
 // An output buffer over a std::string that starts with no room, so every write grows it.
 struct TestOut {
   std::string storage;
-  plinth_outbuf_t out{nullptr, 0, 0, &Grow, this};
+  plinth_outbuf_t out{sizeof(plinth_outbuf_t), nullptr, 0, 0, &Grow, this};
   bool refuse = false;
 
   static int32_t Grow(plinth_outbuf_t* o, size_t min_free) {

@@ -100,7 +100,7 @@ TEST_CASE("resp plugin: proto-max-bulk-len comes from the configured value and C
 TEST_CASE("resp plugin: encode and frame_bulk write RESP") {
   const plinth_protocol_spec_t& p = LoadResp();
   char storage[64];
-  plinth_outbuf_t out{storage, 0, sizeof storage, nullptr, nullptr};
+  plinth_outbuf_t out{sizeof out, storage, 0, sizeof storage, nullptr, nullptr};
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
   item.type = PLINTH_REPLY_MAP;
@@ -109,8 +109,8 @@ TEST_CASE("resp plugin: encode and frame_bulk write RESP") {
   REQUIRE(p.encode(p.ctx, 2, &item, &out) == PLINTH_OK);
   CHECK(std::string(out.data, out.len) == "%1\r\n*2\r\n");
   char pre[32], suf[8];
-  plinth_outbuf_t prefix{pre, 0, sizeof pre, nullptr, nullptr};
-  plinth_outbuf_t suffix{suf, 0, sizeof suf, nullptr, nullptr};
+  plinth_outbuf_t prefix{sizeof prefix, pre, 0, sizeof pre, nullptr, nullptr};
+  plinth_outbuf_t suffix{sizeof suffix, suf, 0, sizeof suf, nullptr, nullptr};
   REQUIRE(p.frame_bulk(p.ctx, 2, 5, &prefix, &suffix) == PLINTH_OK);
   CHECK(std::string(prefix.data, prefix.len) == "$5\r\n");
   CHECK(std::string(suffix.data, suffix.len) == "\r\n");
