@@ -9,7 +9,7 @@ pkgs=(build-essential cmake ninja-build pkg-config binutils libuv1-dev nettle-de
       liblua5.1-0-dev lua-cjson-dev lua-bitop-dev)
 if [ "$mode" = test ]; then
   pkgs+=(redis-server redis-tools python3 python3-redis clang libclang-rt-14-dev gnuplot-nox
-         valgrind tmux nodejs node-redis redis-sentinel nutcracker)
+         valgrind tmux nodejs node-redis redis-sentinel nutcracker abigail-tools)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
