@@ -1,0 +1,168 @@
+// The compat fixtures 1-3 (built against the frozen ABI 1.0 header) loaded from their .so
+// files into the fake host: the same behaviour as in the server, without one.
+#include <doctest/doctest.h>
+
+#include <plinth/fakehost.hpp>
+#include <string>
+#include <vector>
+
+using plinth::fakehost::FakeHost;
+using plinth::fakehost::ReplyType;
+
+namespace {
+
+std::string Fixture(const char* kind) {
+  return std::string(PLINTH_COMPAT_DIR) + "/compat_" + kind + ".so";
+}
+
+std::string Plugin(const char* name) {
+  return std::string(PLINTH_TEST_PLUGIN_DIR) + "/" + name + ".so";
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// An in-memory plinth_rdb_io_t for lengths and strings: what a type writes, read back.
+struct MemIo {
+  plinth_rdb_io_t io{};
+  std::vector<std::string> items;
+  size_t next = 0;
+  std::string scratch;
+  MemIo() {
+    io.struct_size = sizeof io;
+    io.ctx = this;
+    io.write_len = [](plinth_rdb_io_t* i, uint64_t n) {
+      Of(i)->items.push_back("#" + std::to_string(n));
+      return int32_t{PLINTH_OK};
+    };
+    io.write_string = [](plinth_rdb_io_t* i, const char* s, size_t n) {
+      Of(i)->items.push_back("$" + std::string(s, n));
+      return int32_t{PLINTH_OK};
+    };
+    io.read_len = [](plinth_rdb_io_t* i, uint64_t* n) {
+      MemIo* m = Of(i);
+      if (m->next >= m->items.size() || m->items[m->next][0] != '#') return int32_t{PLINTH_ERR};
+      *n = std::stoull(m->items[m->next++].substr(1));
+      return int32_t{PLINTH_OK};
+    };
+    io.read_string = [](plinth_rdb_io_t* i, const char** s, size_t* n) {
+      MemIo* m = Of(i);
+      if (m->next >= m->items.size() || m->items[m->next][0] != '$') return int32_t{PLINTH_ERR};
+      m->scratch = m->items[m->next++].substr(1);
+      *s = m->scratch.data();
+      *n = m->scratch.size();
+      return int32_t{PLINTH_OK};
+    };
+  }
+  static MemIo* Of(plinth_rdb_io_t* i) { return static_cast<MemIo*>(i->ctx); }
+};
+
+// Retains the value stored under "want" in a database (db_visit outside any command).
+struct Finder {
+  std::string want;
+  const plinth_value_t* found = nullptr;
+  const plinth_host_api_t* api = nullptr;
+  static int32_t Visit(void* arg, const char* key, size_t klen, const plinth_value_t* v, int64_t) {
+    auto* f = static_cast<Finder*>(arg);
+    if (std::string(key, klen) != f->want) return 0;
+    f->api->value_retain(v);
+    f->found = v;
+    return 1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("abi compat: a 1.0 command, option, INFO section and type work in the fake host") {
+  const int64_t live_before = FakeHost::LiveValues();
+  {
+    FakeHost host;
+    host.SetOption("compat_command.step", "2");  // as --compat_command.step 2
+    REQUIRE_MESSAGE(host.LoadFile(Fixture("command")), host.LoadError());
+    CHECK(host.Call({"COMPAT.CTR.NEW", "c", "5"}).str == "OK");
+    CHECK(host.Call({"COMPAT.CTR.INCR", "c"}).integer == 7);
+    REQUIRE(host.SetOption("compat_command.step", "10"));  // CONFIG SET
+    CHECK(host.Call({"compat.ctr.incr", "c"}).integer == 17);
+    std::string why;
+    CHECK_FALSE(host.SetOption("compat_command.step", "0", &why));  // refused by apply
+    CHECK(Has(why, "step must not be 0"));
+    CHECK(host.GetOption("compat_command.step") == "10");
+    CHECK(host.Call({"COMPAT.CTR.GET", "c"}).integer == 17);
+    CHECK(host.Call({"COMPAT.CTR.GET", "none"}).IsNull());
+    host.PutString("s", "text");
+    CHECK(host.Call({"COMPAT.CTR.INCR", "s"}).str.rfind("WRONGTYPE", 0) == 0);
+    CHECK(host.Call({"COMPAT.CTR.GET"}).str ==
+          "ERR wrong number of arguments for 'compat.ctr.get' command");
+    // Writes propagate verbatim.
+    CHECK(host.Propagated().back().argv == std::vector<std::string>{"compat.ctr.incr", "c"});
+    const std::string info = host.Info("compat_command");
+    CHECK(Has(info, "abi_minor:0\r\n"));  // built against the frozen 1.0 header
+    // Its command spec is 1.0's, which a newer host's struct does not exceed by less.
+    const size_t at = info.find("command_spec_size:");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stoul(info.substr(at + 18)) <= sizeof(plinth_command_spec_t));
+    CHECK(Has(info, "created:1\r\n"));
+    CHECK(Has(info, "incrs:2\r\n"));
+    CHECK(Has(info, "step:10\r\n"));
+    CHECK(Has(info, "step_applies:2\r\n"));
+    CHECK(Has(info, "type_name:compatctr\r\n"));
+
+    // The type's rdb_save and rdb_load round trip, through the host's value_rdb_* calls.
+    const plinth_host_api_t* api = host.Api();
+    Finder f{"c", nullptr, api};
+    api->db_visit(host.TestPlugin(), 0, &Finder::Visit, &f);
+    REQUIRE(f.found != nullptr);
+    MemIo io;
+    uint32_t rdb_type = 0;
+    REQUIRE(api->value_rdb_save(f.found, &io.io, &rdb_type) == PLINTH_OK);
+    CHECK(rdb_type == PLINTH_RDB_LIST);
+    CHECK(io.items == std::vector<std::string>{"#1", "$17"});
+    api->value_release(f.found);
+    plinth_value_t* copy = api->value_rdb_load(host.TestPlugin(), PLINTH_RDB_LIST, &io.io);
+    REQUIRE(copy != nullptr);
+    REQUIRE(api->key_load(host.TestPlugin(), 0, "loaded", 6, copy, -1) == PLINTH_OK);
+    CHECK(host.Call({"COMPAT.CTR.GET", "loaded"}).integer == 17);
+    MemIo bad;  // malformed input: NULL, nothing leaked
+    bad.items = {"#2", "$1", "$2"};
+    CHECK(api->value_rdb_load(host.TestPlugin(), PLINTH_RDB_LIST, &bad.io) == nullptr);
+  }
+  CHECK(FakeHost::LiveValues() == live_before);
+}
+
+TEST_CASE("abi compat: a 1.0 plugin runs commands through call_command in the fake host") {
+  FakeHost host;
+  REQUIRE_MESSAGE(host.LoadFile(Plugin("strings")), host.LoadError());
+  REQUIRE_MESSAGE(host.LoadFile(Fixture("call")), host.LoadError());
+  CHECK(host.Call({"COMPAT.CALL.SETGET", "k", "hello"}).str == "hello");
+  CHECK(host.GetString("k") == "hello");
+  // The nested SET joins the call's propagation unit.
+  bool nested_set = false;
+  for (const auto& p : host.Propagated())
+    nested_set = nested_set || p.argv == std::vector<std::string>{"SET", "k", "hello"};
+  CHECK(nested_set);
+  CHECK(host.Call({"COMPAT.CALL.RUN", "GET", "k"}).str == "hello");
+  CHECK(host.Call({"COMPAT.CALL.RUN", "INCR", "n"}).integer == 1);
+  CHECK(host.Call({"COMPAT.CALL.RUN", "GET", "missing"}).IsNull());
+  const auto err = host.Call({"COMPAT.CALL.RUN", "NOSUCH"});
+  CHECK(err.IsError());
+  CHECK(Has(err.str, "unknown command"));
+  CHECK(Has(host.Call({"COMPAT.CALL.RUN", "INCR", "k"}).str, "not an integer"));
+}
+
+TEST_CASE("abi compat: a 1.0 stream consumer sees every write in the fake host") {
+  FakeHost host;
+  REQUIRE_MESSAGE(host.LoadFile(Plugin("strings")), host.LoadError());
+  REQUIRE_MESSAGE(host.LoadFile(Fixture("stream")), host.LoadError());
+  const auto before = host.Call({"COMPAT.STREAM.STATS"});
+  REQUIRE(before.type == ReplyType::kArray);
+  CHECK(host.Call({"SET", "alpha", "one"}).str == "OK");
+  CHECK(host.Call({"GET", "alpha"}).str == "one");
+  const auto after = host.Call({"COMPAT.STREAM.STATS"});
+  REQUIRE(after.elements.size() == 4);
+  CHECK(after.elements[0].integer > before.elements[0].integer);
+  CHECK(after.elements[1].integer > before.elements[1].integer);
+  CHECK(after.elements[2].integer == 0);  // no gap between batches
+  CHECK(Has(host.Call({"COMPAT.STREAM.TAIL"}).str, "$3\r\nSET\r\n$5\r\nalpha\r\n$3\r\none\r\n"));
+  CHECK(Has(host.Info("compat_stream"), "gaps:0\r\n"));
+}
