@@ -5,6 +5,7 @@
 // or moves too early shows up as a report when the transport's thread sends it, or as
 // test_notify_early_frees when close finds a reference to freed memory.
 #include <doctest/doctest.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -193,8 +194,13 @@ TEST_CASE("transport contract: 1 MiB values read back whole, by reference and co
   // kNever: they are copied into output buffers, which the host must keep just as long.
   for (const std::string ref_min : {"65536", kNever}) {
     CAPTURE(ref_min);
-    NotifyServer s({"--reply_offload.min-size", ref_min});
+    // The transport's thread pauses 1 ms between its 64 KiB sends, and this client's receive
+    // buffer stays small: the replies below back up in the transport however fast the machine
+    // and however large a buffer net.ipv4.tcp_rmem lets the kernel grow (32 MiB on some).
+    NotifyServer s({"--reply_offload.min-size", ref_min, "--test-notify-send-pause-us", "1000"});
     auto c = s.Connect();
+    const int rcvbuf = 256 * 1024;
+    REQUIRE(setsockopt(c->fd(), SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) == 0);
     const std::string v1 = Pattern(kMiB, 1), v2 = Pattern(kMiB, 2);
     REQUIRE(c->Cmd({"SET", "big", v1}) == "+OK\r\n");
     // 20 MiB of replies, more than the socket buffers hold while this client does not read;
