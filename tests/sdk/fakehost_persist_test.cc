@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "mem_rdb_io.h"
+
 using plinth::fakehost::FakeHost;
 
 namespace {
@@ -72,46 +74,6 @@ void LoadAll(FakeHost& host) {
     REQUIRE_MESSAGE(host.LoadFile(PluginPath(p)), host.LoadError());
   REQUIRE(host.Load(&kRecorder));
 }
-
-// An in-memory plinth_rdb_io_t: what a type writes, read back.
-struct MemIo {
-  plinth_rdb_io_t io{};
-  std::vector<std::string> items;
-  size_t next = 0;
-  std::string scratch;
-  MemIo() {
-    io.struct_size = sizeof io;
-    io.ctx = this;
-    io.write_len = [](plinth_rdb_io_t* i, uint64_t n) {
-      Of(i)->items.push_back("#" + std::to_string(n));
-      return int32_t{PLINTH_OK};
-    };
-    io.write_string = [](plinth_rdb_io_t* i, const char* s, size_t n) {
-      Of(i)->items.push_back("$" + std::string(s, n));
-      return int32_t{PLINTH_OK};
-    };
-    io.write_double = [](plinth_rdb_io_t* i, double v) {
-      Of(i)->items.push_back("%" + std::to_string(v));
-      return int32_t{PLINTH_OK};
-    };
-    io.read_len = [](plinth_rdb_io_t* i, uint64_t* n) {
-      MemIo* m = Of(i);
-      if (m->next >= m->items.size() || m->items[m->next][0] != '#') return int32_t{PLINTH_ERR};
-      *n = std::stoull(m->items[m->next++].substr(1));
-      return int32_t{PLINTH_OK};
-    };
-    io.read_string = [](plinth_rdb_io_t* i, const char** s, size_t* n) {
-      MemIo* m = Of(i);
-      if (m->next >= m->items.size() || m->items[m->next][0] != '$') return int32_t{PLINTH_ERR};
-      m->scratch = m->items[m->next++].substr(1);
-      *s = m->scratch.data();
-      *n = m->scratch.size();
-      return int32_t{PLINTH_OK};
-    };
-    io.read_double = [](plinth_rdb_io_t*, double*) { return int32_t{PLINTH_ERR}; };
-  }
-  static MemIo* Of(plinth_rdb_io_t* i) { return static_cast<MemIo*>(i->ctx); }
-};
 
 }  // namespace
 
@@ -246,7 +208,7 @@ TEST_CASE("typed values: a hash goes through its plain RDB form and back") {
   };
   REQUIRE(api->db_visit(self, 0, find, &v) == PLINTH_OK);
   REQUIRE(v);
-  MemIo io;
+  plinth::testing::MemRdbIo io;
   uint32_t rdb_type = 0;
   REQUIRE(api->value_rdb_save(v, &io.io, &rdb_type) == PLINTH_OK);
   CHECK(rdb_type == PLINTH_RDB_HASH);
@@ -256,7 +218,7 @@ TEST_CASE("typed values: a hash goes through its plain RDB form and back") {
   REQUIRE(copy);
   REQUIRE(api->key_load(self, 0, "h2", 2, copy, -1) == PLINTH_OK);
   CHECK(host.Call({"HGET", "h2", "f2"}).str == "v2");
-  MemIo empty;
+  plinth::testing::MemRdbIo empty;
   CHECK(api->value_rdb_load(self, PLINTH_RDB_HASH, &empty.io) == nullptr);  // malformed
   CHECK(api->value_rdb_load(self, 99, &io.io) == nullptr);                  // no such form
   const plinth_value_t* s = api->value_create_string("x", 1);
