@@ -66,9 +66,11 @@ void ReplyArgs(const Call& c, const std::vector<DocArg>& args, bool with_keys) {
   }
 }
 
-// The fields every doc map starts with; redis-cli expects summary and group to be there.
+// The fields every doc map starts with, in Redis's order; redis-cli expects summary and group.
 void ReplyDocHead(const Call& c, const plinth_command_spec_t* s, int64_t extra) {
-  c.Map(2 + (s->since ? 1 : 0) + extra);
+  const char* complexity =
+      PLINTH_HAS_FIELD(plinth_command_spec_t, s, complexity) ? s->complexity : nullptr;
+  c.Map(2 + (s->since ? 1 : 0) + (complexity ? 1 : 0) + extra);
   c.Bulk("summary");
   c.Bulk(s->summary ? s->summary : "");
   if (s->since) {
@@ -77,6 +79,10 @@ void ReplyDocHead(const Call& c, const plinth_command_spec_t* s, int64_t extra) 
   }
   c.Bulk("group");
   c.Bulk(GroupOf(s));
+  if (complexity) {
+    c.Bulk("complexity");
+    c.Bulk(complexity);
+  }
 }
 
 void ReplyDocs(const Call& c, const plinth_command_spec_t* s) {

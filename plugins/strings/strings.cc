@@ -3,6 +3,8 @@
 // forms follow Redis 7.0. Main thread only.
 #include <plinth/text.hpp>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "acl_keys.h"
@@ -235,12 +237,39 @@ constexpr const char* kSetArgs = "key value [NX|XX] [GET] [" PLINTH_STRINGS_EXPI
 constexpr const char* kGetExArgs = "key [" PLINTH_STRINGS_EXPIRE_ARGS "|PERSIST]";
 #undef PLINTH_STRINGS_EXPIRE_ARGS
 
+// COMMAND DOCS's complexity of each command, as Redis documents it: O(1) but for these.
+const char* ComplexityOf(std::string_view name) {
+  static constexpr const char* kRange =
+      "O(N) where N is the length of the returned string. The complexity is ultimately "
+      "determined by the returned length, but because creating a substring from an existing "
+      "string is very cheap, it can be considered O(1) for small strings.";
+  static constexpr std::pair<std::string_view, const char*> kNotConstant[] = {
+      {"mget", "O(N) where N is the number of keys to retrieve."},
+      {"mset", "O(N) where N is the number of keys to set."},
+      {"msetnx", "O(N) where N is the number of keys to set."},
+      {"append",
+       "O(1). The amortized time complexity is O(1) assuming the appended value is small and "
+       "the already present value is of any size, since the dynamic string library used by "
+       "Redis will double the free space available on every reallocation."},
+      {"getrange", kRange},
+      {"substr", kRange},
+      {"setrange",
+       "O(1), not counting the time taken to copy the new string in place. Usually, this "
+       "string is very small so the amortized complexity is O(1). Otherwise, complexity is "
+       "O(M) with M being the length of the value argument."},
+      {"lcs", "O(N*M) where N and M are the lengths of s1 and s2, respectively"},
+  };
+  for (const auto& [command, text] : kNotConstant)
+    if (command == name) return text;
+  return "O(1)";
+}
+
 }  // namespace
 
 bool RegisterStringCommands() {
   using sdk::CommandDef;
   const char* s = "string";
-  const CommandDef defs[] = {
+  CommandDef defs[] = {
       {"get", 2, kR | kF, 1, 1, 1, GetCommand, s, "key", "Get the value of a key", "1.0.0",
        PLINTH_ACL_STRING},
       {"set", -3, kW | kM, 1, 1, 1, SetCommand, s, kSetArgs, "Set the string value of a key",
@@ -292,6 +321,7 @@ bool RegisterStringCommands() {
        "key1 key2 [LEN] [IDX] [MINMATCHLEN min-match-len] [WITHMATCHLEN]",
        "Find longest common substring", "7.0.0", PLINTH_ACL_STRING},
   };
+  for (CommandDef& d : defs) d.complexity = ComplexityOf(d.name);
   return sdk::RegisterCommands(defs);
 }
 

@@ -6,7 +6,8 @@ over a sample call; a key needs READ when its key spec says "access", WRITE when
 "insert", "delete" or "update") must be the same. Also flags a subcommand that Plinth's container
 runs but does not declare ("container|sub" metadata), since access control would then check the
 container instead. A container's own categories are not compared: access control checks the
-subcommand, and Plinth's container keeps the flags its dispatch needs.
+subcommand, and Plinth's container keeps the flags its dispatch needs. Every complexity Plinth's
+COMMAND DOCS gives (plinth_command_spec_t.complexity, ABI 1.1) must be Redis's text.
 Exit 0: no mismatch; 1: mismatches (each printed); 77: redis-server is missing."""
 
 import argparse
@@ -154,6 +155,27 @@ def declared_subcommand_missing(port, name, info):
     return "unknown subcommand" not in text
 
 
+def complexities(conn):
+    """command name -> COMMAND DOCS complexity, for the commands that give one."""
+    docs = value(conn.call("COMMAND", "DOCS")[1])
+    out = {}
+    for i in range(0, len(docs) - 1, 2):
+        text = field(docs[i + 1], "complexity")
+        if text is not None:
+            out[docs[i].lower()] = text
+    return out
+
+
+def compare_complexity(redis, plinth, problems):
+    """Compares each complexity Plinth gives with Redis's; returns how many it compared."""
+    want, got = complexities(redis), complexities(plinth)
+    for name, text in sorted(got.items()):
+        if want.get(name) != text:
+            problems.append("%s: COMMAND DOCS complexity %r, redis %r" % (name, text,
+                                                                          want.get(name)))
+    return len(got)
+
+
 def check(redis, plinth, plinth_port, verbose):
     problems, notes = [], []
     want, got = commands(redis), commands(plinth)
@@ -186,9 +208,11 @@ def check(redis, plinth, plinth_port, verbose):
         if parent and parent in got and declared_subcommand_missing(plinth_port, name,
                                                                      want[name][0]):
             problems.append("%s: %s runs it but declares no metadata for it" % (name, parent))
-    print("compared %d commands and subcommands (%d by categories, %d key samples); "
-          "redis only: %d, plinth only: %d" %
-          (len(both), cats, keyed, len(set(want) - set(got)), len(set(got) - set(want))))
+    documented = compare_complexity(redis, plinth, problems)
+    print("compared %d commands and subcommands (%d by categories, %d key samples, %d "
+          "complexities); redis only: %d, plinth only: %d" %
+          (len(both), cats, keyed, documented, len(set(want) - set(got)),
+           len(set(got) - set(want))))
     if verbose:
         for n in notes:
             print("note: " + n)

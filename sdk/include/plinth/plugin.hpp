@@ -259,9 +259,10 @@ struct CommandDef {
   const char* args = nullptr;
   const char* summary = nullptr;
   const char* since = nullptr;
-  uint64_t acl = 0;               // PLINTH_ACL_* beyond those the flags imply
-  uint32_t key_flags = 0;         // PLINTH_KEY_READ/WRITE of first_key..last_key (0: implied)
-  plinth_keys_fn keys = nullptr;  // the keys of one call, when positions cannot say them
+  uint64_t acl = 0;                  // PLINTH_ACL_* beyond those the flags imply
+  uint32_t key_flags = 0;            // PLINTH_KEY_READ/WRITE of first_key..last_key (0: implied)
+  plinth_keys_fn keys = nullptr;     // the keys of one call, when positions cannot say them
+  const char* complexity = nullptr;  // COMMAND DOCS's complexity, "O(1)" (ABI 1.1)
 };
 
 // Registers a command. Returns false (and the host logs why) on failure. Init only.
@@ -284,6 +285,7 @@ inline bool RegisterCommand(const CommandDef& d) {
   s.acl_categories = d.acl;
   s.keys = d.keys;
   s.key_flags = d.key_flags;
+  s.complexity = d.complexity;
   return Api().command_register(Host::self, &s) == PLINTH_OK;
 }
 

@@ -42,7 +42,7 @@ def info_section(r, name):
 
 def check_command(env):
     # The counter persists in the plain list form (the rdb plugin saves only types with a Redis
-    # form, and loads a form into the first type that registered it): no bundled list plugin.
+    # form, and type_register refuses a form another type holds): no bundled list plugin.
     fx = env.fixture("command")
     srv = env.start(["--plugin", fx], without=("list",))
     r = client(srv.port)
@@ -66,6 +66,12 @@ def check_command(env):
         pass
     expect_eq(r.config_get("compat_command.step")["compat_command.step"], "10", "step kept")
     expect_eq(r.execute_command("COMPAT.CTR.GET", "nothing"), None, "GET of a missing key")
+    # Its 1.0 command spec ends before 1.1's complexity: the host read it as NULL.
+    docs = r.execute_command("COMMAND DOCS", "compat.ctr.get", "get")
+    docs = dict(zip(docs[::2], docs[1::2]))
+    expect(b"complexity" not in docs[b"compat.ctr.get"], "no complexity from a 1.0 spec",
+           docs[b"compat.ctr.get"])
+    expect(b"complexity" in docs[b"get"], "GET's 1.1 spec gives its complexity", docs[b"get"])
     r.set("s", "text")
     for cmd in ("COMPAT.CTR.GET", "COMPAT.CTR.INCR"):
         try:

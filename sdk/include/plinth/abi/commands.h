@@ -122,6 +122,10 @@ typedef struct plinth_command_spec {
   /* since 1.0: PLINTH_KEY_READ / PLINTH_KEY_WRITE of the keys first_key..last_key; 0: READ,
    * and WRITE too for a WRITE command */
   uint32_t key_flags;
+  /* since 1.1: COMMAND DOCS's complexity ("O(1)"), may be NULL. In a spec the host gives
+   * (command_at, command_lookup), read it after PLINTH_HAS_FIELD(plinth_command_spec_t, s,
+   * complexity). */
+  const char* complexity;
 } plinth_command_spec_t;
 
 /* A command as the host knows it (command_info): commands and subcommands alike. */
