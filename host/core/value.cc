@@ -218,7 +218,6 @@ const TypeEntry* Types::Find(uint32_t id) const {
   return t.live ? &t : nullptr;
 }
 
-
 const TypeEntry* Types::FindRdb(uint32_t rdb_type) const {
   if (rdb_type == 0) return nullptr;
   for (const TypeEntry& t : entries_)

@@ -9,17 +9,17 @@
 #include PLINTH_ABI_PROBE_HEADER
 
 /* A typedef'd type: plinth_abi_probe_<name>(name* p). */
-#define PLINTH_ABI_PROBE(name)                        \
+#define PLINTH_ABI_PROBE(name)                         \
   PLINTH_EXPORT void plinth_abi_probe_##name(name* p); \
   PLINTH_EXPORT void plinth_abi_probe_##name(name* p) { (void)p; }
 
 /* A struct known only by its tag: plinth_abi_probe_struct_<tag>(struct tag* p). */
-#define PLINTH_ABI_PROBE_STRUCT(tag)                                  \
+#define PLINTH_ABI_PROBE_STRUCT(tag)                               \
   PLINTH_EXPORT void plinth_abi_probe_struct_##tag(struct tag* p); \
   PLINTH_EXPORT void plinth_abi_probe_struct_##tag(struct tag* p) { (void)p; }
 
 /* A function the header declares: plinth_abi_probe_function_<name>(its type* p). */
-#define PLINTH_ABI_PROBE_FUNCTION(name)                                           \
+#define PLINTH_ABI_PROBE_FUNCTION(name)                                     \
   PLINTH_EXPORT void plinth_abi_probe_function_##name(__typeof__(name)* p); \
   PLINTH_EXPORT void plinth_abi_probe_function_##name(__typeof__(name)* p) { (void)p; }
 
