@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests, the
-# threaded tests and the server's integration suite with IO threads under TSan and with the
-# condition-variable parker, fuzz runs of the RESP, RDB, AOF and replication stream parsers, then
-# the normal build and its full test suite (last, so the closing ctest line counts every test).
+# Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests and
+# 120 s of the command fuzzer against its server, the threaded tests and the server's integration
+# suite with IO threads under TSan and with the condition-variable parker, fuzz runs of the RESP,
+# RDB, AOF and replication stream parsers, then the normal build and its full test suite (last,
+# so the closing ctest line counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh test
@@ -13,7 +14,13 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLINTH_SANITIZE=add
   -DPLINTH_BUILD_BENCH=OFF -DPLINTH_WERROR=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE no-sanitizer
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE 'no-sanitizer|fuzz'
+
+echo "== The command fuzzer against the ASan+UBSan server (120 s)"
+/usr/bin/python3 tests/fuzz/command_fuzz.py --server build-asan/bin/plinth-server \
+  --plugin-dir build-asan/lib/plinth/plugins --seconds 120 --seed 2 \
+  --corpus tests/fuzz/corpus/commands --crash-dir build-asan/command-fuzz-crashes \
+  --exclude-file tests/fuzz/command_fuzz_known.txt
 
 # The threaded parts: the IO-thread primitives' tests, and the server with its IO threads doing
 # every read and write under the integration suite (io-threads 3, all active).

@@ -54,7 +54,7 @@ void OnSignal(uv_signal_t* h, int signum) {
   auto* s = static_cast<Shell*>(h->data);
   s->core.Log(LogLevel::kWarning, "Received %s scheduling shutdown...",
               signum == SIGINT ? "SIGINT" : "SIGTERM");
-  s->Stop();
+  s->StopOnSignal();
 }
 
 void OnPosted(uv_async_t* h) { static_cast<Shell*>(h->data)->RunPostedTasks(); }
@@ -371,6 +371,40 @@ int Shell::Run() {
   uv_run(loop, UV_RUN_DEFAULT);
   io.Shutdown();  // nothing is in flight any more: this joins the threads
   return 0;
+}
+
+void Shell::StopOnSignal() {
+  Command* shutdown = core.registry.FindCommand("shutdown");
+  if (serving_busy_ || shutting_down || stop_after_busy_ || !shutdown || !shutdown->spec.handler) {
+    Stop();
+    return;
+  }
+  // Redis treats the signal as SHUTDOWN with no arguments: the command's final save runs first
+  // and, when it fails, the server logs why and keeps running instead of losing the data.
+  struct Sink : ReplySink {
+    bool first = true;
+    std::string error;
+  } sink;
+  sink.item = [](ReplySink* self, const plinth_reply_item_t& item) {
+    auto* k = static_cast<Sink*>(self);
+    if (k->first && item.type == PLINTH_REPLY_ERROR) k->error.assign(item.data, item.len);
+    k->first = false;
+  };
+  sink.ref = [](ReplySink* self, const char*, size_t, plinth_release_fn release, void* arg) {
+    static_cast<Sink*>(self)->first = false;
+    if (release) release(arg);
+  };
+  Session session;
+  session.id = core.next_internal_id--;
+  session.internal = true;
+  session.authenticated = true;
+  static const char* const kArgv[] = {"shutdown"};
+  static const size_t kLen[] = {8};
+  core.Execute(session, sink, 1, kArgv, kLen);
+  if (shutting_down) return;
+  core.SessionClosed(session);
+  // Only a failed final save keeps the server up; any other refusal still stops it.
+  if (sink.error.find("Errors trying to SHUTDOWN") == std::string::npos) Stop();
 }
 
 void Shell::Stop() {

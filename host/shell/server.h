@@ -81,6 +81,9 @@ class Shell final : public Env {
   // Safe inside a command. The plugins' shutdown and the loop stop follow at once, or, with IO
   // jobs in flight, in the Flush that brings them back.
   void Stop();
+  // SIGTERM, SIGINT: runs the SHUTDOWN command when one is registered (its final save may fail
+  // and keep the server running, as in Redis), else Stop.
+  void StopOnSignal();
   // Runs the posted tasks.
   void RunPostedTasks();
   // Writes every client with pending output, inline or on IO threads.
