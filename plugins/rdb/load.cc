@@ -8,6 +8,7 @@
 #include <cstring>
 #include <plinth/plugin.hpp>
 
+#include "misconf.h"
 #include "options.h"
 #include "snapshot.h"
 #include "snapshots.h"
@@ -33,7 +34,7 @@ bool AofEnabled() {
 
 bool Snapshots::Setup() {
   Options o;
-  if (!RegisterOptions(&o)) return false;
+  if (!RegisterOptions(&o) || !RegisterMisconfOption()) return false;
   lastsave_s_ = NowMs() / 1000;
   cron_ = A().timer_start(Self(), 100, 100, &CronTask, nullptr);
   if (!cron_) return false;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <plinth/plugin.hpp>
 
+#include "misconf.h"
 #include "options.h"
 #include "snapshot.h"
 
@@ -58,6 +59,7 @@ int32_t Snapshots::ApplySave(const char* value, size_t len, char* err, size_t er
     err[errlen - 1] = '\0';
     return PLINTH_ERR;
   }
+  UpdateMisconf(last_bgsave_ok_, !points_.empty());
   return PLINTH_OK;
 }
 
@@ -108,6 +110,8 @@ bool Snapshots::SaveNow(std::string* err) {
   lastsave_s_ = NowMs() / 1000;
   dirty_at_save_ = dirty;
   saves_++;
+  last_bgsave_ok_ = true;  // as in Redis, a good SAVE clears a failed BGSAVE (and MISCONF)
+  UpdateMisconf(last_bgsave_ok_, !points_.empty());
   return true;
 }
 
@@ -129,9 +133,14 @@ bool Snapshots::StartBackgroundSave(std::string* err) {
   last_try_s_ = NowMs() / 1000;
   const int32_t pid = A().fork_child(Self());
   if (pid < 0) {
-    *err = errno == EBUSY ? "Another child process is active (AOF?): can't BGSAVE right now"
-                          : std::string("Can't save in background: fork: ") + std::strerror(errno);
-    last_bgsave_ok_ = false;
+    const int fork_errno = errno;
+    *err = fork_errno == EBUSY
+               ? "Another child process is active (AOF?): can't BGSAVE right now"
+               : std::string("Can't save in background: fork: ") + std::strerror(fork_errno);
+    if (fork_errno != EBUSY) {  // a failed fork counts (Redis); another plugin's child does not
+      last_bgsave_ok_ = false;
+      UpdateMisconf(last_bgsave_ok_, !points_.empty());
+    }
     return false;
   }
   if (pid == 0) {  // the child: save, then leave without running the parent's exit handlers
@@ -153,6 +162,7 @@ void Snapshots::ChildDone(int status) {
   child_pid_ = 0;
   last_bgsave_time_s_ = (NowMs() - child_start_ms_) / 1000;
   last_bgsave_ok_ = ok;
+  UpdateMisconf(last_bgsave_ok_, !points_.empty());
   if (ok) {
     sdk::Log(PLINTH_LOG_NOTICE, "Background saving terminated with success");
     lastsave_s_ = NowMs() / 1000;
@@ -201,7 +211,8 @@ void Snapshots::Teardown() {
   if (loader_) return;  // never overwrite a file that is only half loaded
   sdk::Log(PLINTH_LOG_NOTICE, "Saving the final RDB snapshot before exiting.");
   std::string err;
-  SaveNow(&err);
+  if (!SaveNow(&err))  // SHUTDOWN saved first when it could; here nothing can stop the exit
+    sdk::Log(PLINTH_LOG_WARNING, "Error trying to save the DB. Exit anyway.");
 }
 
 void Snapshots::Info(plinth_info_t* info) const {
