@@ -7,14 +7,11 @@
 #include <vector>
 
 #include "access.h"
+#include "bounds.h"
 #include "commands.h"
 
 namespace plinth::hash {
 namespace {
-
-// A negative count asks for that many replies whatever the hash holds; past this many the
-// reply alone would exhaust memory, so it is refused (Redis 7.0 tries and runs out).
-constexpr uint64_t kMaxRepeatedPicks = uint64_t{1} << 24;
 
 uint64_t rng_state = 0x853c49e6748fea9bull;
 
@@ -98,14 +95,21 @@ void ReplyWithCount(const Call& c, int64_t l, bool withvalues) {
     c.Array(0);
     return;
   }
-  const uint64_t count = l < 0 ? 0 - static_cast<uint64_t>(l) : static_cast<uint64_t>(l);
+  const uint64_t count = common::Magnitude(l);
   if (l < 0) {
-    if (count > kMaxRepeatedPicks) {
-      c.Error(kErrOutOfRange);
+    // Repeats allowed, so the hash's size does not bound the work: common::kMaxRepeatedPicks
+    // does. A listpack is walked once, not once per pick.
+    if (count > common::kMaxRepeatedPicks) {
+      c.Error(common::kErrTooManyPicks);
       return;
     }
     PairReply reply(c, withvalues, count);
-    for (uint64_t i = 0; i < count; ++i) reply.Add(RandomPair(*h));
+    if (h->table()) {
+      for (uint64_t i = 0; i < count; ++i) reply.Add(RandomPair(*h));
+      return;
+    }
+    const std::vector<Pair> all = AllPairs(*h);
+    for (uint64_t i = 0; i < count; ++i) reply.Add(all[NextRandom() % all.size()]);
     return;
   }
   if (count >= h->Size()) {

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "bounds.h"
 #include "commands.h"
 #include "set_access.h"
 
@@ -16,9 +17,6 @@ constexpr std::string_view kNotPositive = "ERR value is out of range, must be po
 constexpr std::string_view kRandRange =
     "ERR value is out of range, value must between -9223372036854775807 and "
     "9223372036854775807";
-// The most members one SRANDMEMBER with a negative count may return: Redis would build a
-// reply of any length, which stalls the server for hours; a bound keeps it serving.
-constexpr uint64_t kMaxRepeatedPicks = uint64_t{1} << 27;
 
 void PopOne(Call& c, std::string_view key) {
   bool wrongtype = false;
@@ -116,10 +114,9 @@ void SRandMember(Call& c) {
   if (!set || count == 0) return c.Array(0);
   MemberBuf buf;
   if (count < 0) {
-    uint64_t picks = static_cast<uint64_t>(-count);
-    if (picks > kMaxRepeatedPicks) {
-      return c.Error("ERR count is out of range, at most 134217728 repeated members per call");
-    }
+    // Repeats allowed, so the set's size does not bound the work: common::kMaxRepeatedPicks does.
+    const uint64_t picks = common::Magnitude(count);
+    if (picks > common::kMaxRepeatedPicks) return c.Error(common::kErrTooManyPicks);
     c.Array(static_cast<int64_t>(picks));
     for (uint64_t k = 0; k < picks; ++k) c.Bulk(set->At(RandomBelow(set->Size()), &buf));
     return;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "access.h"
+#include "bounds.h"
 #include "commands.h"
 #include "random_pick.h"
 #include "ranges.h"
@@ -93,11 +94,12 @@ void RandMemberWithCount(const Call& c, const ZSet* z, int64_t count, bool withs
   if (!z || count == 0) return c.Array(0);
   const size_t n = z->Size();
   if (count < 0) {
-    // Repeats allowed: exactly -count picks.
-    const auto k = static_cast<size_t>(-count);
+    // Repeats allowed: exactly -count picks, so the set's size does not bound the work.
+    const uint64_t k = common::Magnitude(count);
+    if (k > common::kMaxRepeatedPicks) return c.Error(common::kErrTooManyPicks);
     const RankAccess access(*z);
     out.Begin(k);
-    for (size_t i = 0; i < k; ++i) {
+    for (uint64_t i = 0; i < k; ++i) {
       const Cursor e = access.At(RandomBelow(n));
       out.Add(e.Member(), e.Score());
     }

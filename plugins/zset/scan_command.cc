@@ -90,7 +90,10 @@ void ZScan(Call& c) {
   const size_t slots = sl->Index().Slots();
   const uint64_t mask = slots - 1;
   std::vector<const SkipNode*> nodes;
-  int64_t budget = count * 10;
+  // At most ten home slots per member asked for, as Redis bounds a scan step; COUNT is the
+  // client's number, so the product is checked (a huge COUNT scans the whole index once).
+  int64_t budget = 0;
+  if (__builtin_mul_overflow(count, int64_t{10}, &budget)) budget = INT64_MAX;
   size_t found = 0;
   do {
     nodes.clear();

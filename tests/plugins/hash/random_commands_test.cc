@@ -92,6 +92,12 @@ TEST_CASE("hash commands: HRANDFIELD argument errors match Redis 7.0") {
   CHECK(f.Run({"hrandfield", "h", "1", "withvalue"}) == "(error) ERR syntax error");
   CHECK(f.Run({"hrandfield", "h", "1", "withvalues", "x"}) == "(error) ERR syntax error");
   // Bounded where Redis would run out of memory building the reply.
-  CHECK(f.Run({"hrandfield", "h", "-9223372036854775807"}) == "(error) ERR value is out of range");
+  const std::string kTooMany =
+      "(error) ERR value is out of range, a negative count may repeat at most 16777216 elements";
+  CHECK(f.Run({"hrandfield", "h", "-9223372036854775807"}) == kTooMany);
+  CHECK(f.Run({"hrandfield", "h", "-16777217"}) == kTooMany);
+  CHECK(f.Run({"hrandfield", "h", "-4294967296", "withvalues"}) == kTooMany);
+  CHECK(f.Run({"hrandfield", "h", "-1"}) == "1) \"a\"");
+  CHECK(f.Run({"hrandfield", "h", "0"}) == "(empty array)");
   CHECK(f.Run({"hrandfield", "h", "9223372036854775807"}) == "1) \"a\"");
 }

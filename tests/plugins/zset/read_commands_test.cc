@@ -62,6 +62,21 @@ TEST_CASE("zset zrandmember: counts and repeats and errors") {
   CHECK(f.R("ZRANDMEMBER z -9223372036854775807 WITHSCORES") == "!ERR value is out of range");
 }
 
+TEST_CASE("zset zrandmember: a huge negative count is refused at once, not looped") {
+  Fixture f;
+  f.R("ZADD z 1 a 2 b 3 c");
+  const std::string kTooMany =
+      "!ERR value is out of range, a negative count may repeat at most 16777216 elements";
+  CHECK(f.R("ZRANDMEMBER z -9223372036854775807") == kTooMany);
+  CHECK(f.R("ZRANDMEMBER z -4294967296") == kTooMany);
+  CHECK(f.R("ZRANDMEMBER z -16777217") == kTooMany);
+  CHECK(f.R("ZRANDMEMBER z -4294967296 WITHSCORES") == kTooMany);
+  // Redis's own bound for WITHSCORES comes first, with its text.
+  CHECK(f.R("ZRANDMEMBER z -9223372036854775807 WITHSCORES") == "!ERR value is out of range");
+  CHECK(f.host.Call({"ZRANDMEMBER", "z", "-1"}).elements.size() == 1);
+  CHECK(f.R("ZRANDMEMBER nokey -9223372036854775807") == "[]");
+}
+
 TEST_CASE("zset zrandmember: distinct picks from a skiplist") {
   Fixture f;
   for (int i = 0; i < 300; ++i) f.Run({"ZADD", "z", std::to_string(i), "m" + std::to_string(i)});
@@ -101,6 +116,20 @@ TEST_CASE("zset zscan: listpack in one call and skiplist by cursor") {
   } while (cursor != "0" && calls < 10000);
   CHECK(calls > 2);
   for (int i = 100; i < 1000; ++i) CHECK(seen.count("m" + std::to_string(i)) == 1);
+}
+
+TEST_CASE("zset zscan: a huge COUNT walks the whole skiplist index once, without overflow") {
+  Fixture f;
+  for (int i = 0; i < 300; ++i) f.Run({"ZADD", "big", std::to_string(i), "m" + std::to_string(i)});
+  REQUIRE(f.R("OBJECT ENCODING big") == "skiplist");
+  for (const char* count : {"9223372036854775807", "922337203685477581", "4294967296"}) {
+    const fakehost::Reply r = f.host.Call({"ZSCAN", "big", "0", "COUNT", count});
+    REQUIRE(r.elements.size() == 2);
+    CHECK(r.elements[0].str == "0");
+    CHECK(r.elements[1].elements.size() == 600);
+  }
+  CHECK(f.R("ZSCAN big 0 COUNT -1") == "!ERR syntax error");
+  CHECK(f.R("ZSCAN big 0 COUNT -9223372036854775808") == "!ERR syntax error");
 }
 
 }  // namespace
