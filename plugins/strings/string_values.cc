@@ -1,6 +1,8 @@
 // Shared handler helpers over the host API (see string_values.h).
 #include "string_values.h"
 
+#include <algorithm>
+
 #include "errors.h"
 
 namespace plinth::strings {
@@ -31,7 +33,9 @@ const plinth_option_t* g_max_bulk_len = nullptr;  // the protocol plugin's, if l
 
 void FindOptions() { g_max_bulk_len = sdk::FindOption("proto-max-bulk-len"); }
 
-int64_t MaxBulkLen() { return sdk::OptionInt(g_max_bulk_len, int64_t{512} << 20); }
+int64_t MaxBulkLen() {
+  return std::min(sdk::OptionInt(g_max_bulk_len, int64_t{512} << 20), kMaxStoredString);
+}
 
 bool Propagate(const Call& c, const char* command, const std::vector<std::string_view>& args,
                bool validate) {

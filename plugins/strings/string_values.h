@@ -26,7 +26,12 @@ std::string_view Bytes(const plinth_value_t* value);
 // std::bad_alloc when the host cannot grow it. Only after LookupString said it is a string.
 char* ResizeString(const Call& c, std::string_view key, size_t len);
 
-// The proto-max-bulk-len option: the largest string a command may build (512 MiB default).
+// The longest string the host stores (its lengths are 32-bit). A larger proto-max-bulk-len
+// would only turn SETRANGE, APPEND or SETBIT into a failed allocation, so the limit the
+// commands check stops here and they answer Redis's "exceeds maximum allowed size" instead.
+inline constexpr int64_t kMaxStoredString = int64_t{4294967294};
+// The proto-max-bulk-len option capped at kMaxStoredString: the largest string a command may
+// build (512 MiB default).
 int64_t MaxBulkLen();
 // Looks up the options MaxBulkLen reads. Init only.
 void FindOptions();

@@ -263,6 +263,25 @@ TEST_CASE("strings commands: APPEND and SETRANGE refuse results over proto-max-b
   CHECK(f.Run({"getrange", "k", "93", "-1"}) == "\"\\x00123456\"");
 }
 
+TEST_CASE("strings commands: a proto-max-bulk-len past what a string can hold still refuses") {
+  Fixture f;
+  // The host keeps string lengths in 32 bits: the limit commands check stops at 2^32 - 2.
+  REQUIRE(f.host.SetOption("proto-max-bulk-len", "9223372036854775807"));
+  const std::string kTooBig =
+      "(error) ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+  CHECK(f.Run({"setrange", "k", "1099511627776", "x"}) == kTooBig);
+  CHECK(f.Run({"setrange", "k", "9223372036854775806", "x"}) == kTooBig);
+  CHECK(f.Run({"setrange", "k", "9223372036854775807", "xy"}) == kTooBig);
+  CHECK(f.Run({"setrange", "k", "-9223372036854775808", "x"}) ==
+        "(error) ERR offset is out of range");
+  const std::string kBadOffset = "(error) ERR bit offset is not an integer or out of range";
+  CHECK(f.Run({"setbit", "k", "9223372036854775807", "1"}) == kBadOffset);
+  CHECK(f.Run({"setbit", "k", "1099511627776", "1"}) == kBadOffset);
+  CHECK(f.Run({"getbit", "k", "9223372036854775807"}) == kBadOffset);
+  CHECK(f.host.GetString("k") == std::nullopt);
+  CHECK(f.Run({"setrange", "k", "0", "x"}) == "(integer) 1");
+}
+
 TEST_CASE("strings commands: LCS refuses a table larger than proto-max-bulk-len") {
   Fixture f;
   REQUIRE(f.host.SetOption("proto-max-bulk-len", "144"));  // (5+1) * (5+1) cells of 4 bytes
