@@ -43,7 +43,9 @@ bool ParseClaim(const Call& c, int64_t now, std::vector<StreamId>* ids, ClaimOpt
     } else if (EqualsNoCase(opt, "IDLE") && moreargs) {
       if (!IntArg(c, ++j, &o->deliverytime, "Invalid IDLE option argument for XCLAIM"))
         return false;
-      o->deliverytime = now - o->deliverytime;
+      // The idle time is the client's number: past the range, the claim counts as delivered
+      // now (as any out-of-range delivery time is below).
+      if (__builtin_sub_overflow(now, o->deliverytime, &o->deliverytime)) o->deliverytime = now;
     } else if (EqualsNoCase(opt, "TIME") && moreargs) {
       if (!IntArg(c, ++j, &o->deliverytime, "Invalid TIME option argument for XCLAIM"))
         return false;

@@ -43,6 +43,25 @@ TEST_CASE("stream xclaim: moves entries, honours min-idle and propagates") {
   CHECK(f.R("XCLAIM s g bob x 1-1") == "!ERR Invalid min-idle-time argument for XCLAIM");
 }
 
+TEST_CASE("stream xclaim and xautoclaim: extreme idle times and counts answer as Redis") {
+  Fixture f;
+  Setup(f);
+  f.host.AdvanceTimeMs(100);
+  // now - IDLE overflows for IDLE LLONG_MIN: the claim counts as delivered now (Redis too).
+  CHECK(f.R("XCLAIM s g bob 0 1-1 IDLE -9223372036854775808 JUSTID") == "[1-1]");
+  CHECK(f.R("XCLAIM s g bob 0 1-2 IDLE 9223372036854775807 JUSTID") == "[1-2]");
+  CHECK(f.R("XCLAIM s g bob 0 1-3 TIME -9223372036854775808 JUSTID") == "[1-3]");
+  CHECK(f.R("XPENDING s g - + 10 bob") == "[[1-1 bob :0 :1] [1-2 bob :0 :1] [1-3 bob :0 :1]]");
+  CHECK(f.R("XCLAIM s g bob 9223372036854775807 1-1") == "[]");
+  CHECK(f.R("XCLAIM s g bob -9223372036854775808 1-4 JUSTID") == "[1-4]");
+  for (const char* n : {"-9223372036854775808", "9223372036854775807", "0", "-1"})
+    CHECK(f.R(std::string("XAUTOCLAIM s g bob 0 0 COUNT ") + n) == "!ERR COUNT must be > 0");
+  CHECK(f.R("XPENDING s g - + 9223372036854775807 nobody") == "[]");
+  CHECK(f.R("XPENDING s g - + -9223372036854775808") == "[]");
+  CHECK(f.R("XRANGE s - + COUNT 9223372036854775807") == f.R("XRANGE s - +"));
+  CHECK(f.R("XREVRANGE s + - COUNT -9223372036854775808") == "nilarray");
+}
+
 TEST_CASE("stream xautoclaim: cursor, deleted ids and COUNT") {
   Fixture f;
   Setup(f);
