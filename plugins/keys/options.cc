@@ -10,16 +10,21 @@ namespace plinth::keys {
 using text::EqualsNoCase;
 
 bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string* error) {
-  int32_t v = 0;
-  if (!text::ParseInt32(s, &v)) {
+  // As Redis's getIntFromObjectOrReply: an integer that does not fit 32 bits has its own text.
+  int64_t v = 0;
+  if (!text::ParseInt64(s, &v)) {
     *error = common::kNotInteger;
+    return false;
+  }
+  if (v < INT32_MIN || v > INT32_MAX) {
+    *error = "ERR value is out of range, value must between -2147483648 and 2147483647";
     return false;
   }
   if (v < 0 || v >= db_count) {
     *error = common::kDbOutOfRange;
     return false;
   }
-  *db = v;
+  *db = static_cast<int32_t>(v);
   return true;
 }
 

@@ -71,6 +71,15 @@ TEST_CASE("keys commands: MOVE checks the db, refuses an existing target, keeps 
   CHECK(f.Run({"move", "k", "0"}) == "(error) ERR source and destination objects are the same");
   CHECK(f.Run({"move", "k", "x"}) == "(error) ERR value is not an integer or out of range");
   CHECK(f.Run({"move", "k", "16"}) == "(error) ERR DB index is out of range");
+  // A db index past 32 bits gets Redis 7.0's own text, whatever its sign.
+  const std::string kNot32 =
+      "(error) ERR value is out of range, value must between -2147483648 and 2147483647";
+  CHECK(f.Run({"move", "k", "9223372036854775807"}) == kNot32);
+  CHECK(f.Run({"move", "k", "-9223372036854775808"}) == kNot32);
+  CHECK(f.Run({"move", "k", "4294967296"}) == kNot32);
+  CHECK(f.Run({"move", "k", "2147483647"}) == "(error) ERR DB index is out of range");
+  CHECK(f.Run({"move", "k", "-1"}) == "(error) ERR DB index is out of range");
+  CHECK(f.Run({"copy", "k", "x", "db", "-9223372036854775807"}) == kNot32);
   f.host.PutString("k", "other", 3);
   CHECK(f.Run({"move", "k", "3"}) == "(integer) 0");
   CHECK(f.Run({"move", "k", "1"}) == "(integer) 1");

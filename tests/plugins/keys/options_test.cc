@@ -19,7 +19,9 @@ TEST_CASE("options: db indexes are integers inside the configured range") {
   CHECK_FALSE(ParseDbIndex("abc", 16, &db, &err));
   CHECK(err == "ERR value is not an integer or out of range");
   CHECK_FALSE(ParseDbIndex("4294967296", 16, &db, &err));
-  CHECK(err == "ERR value is not an integer or out of range");
+  CHECK(err == "ERR value is out of range, value must between -2147483648 and 2147483647");
+  CHECK_FALSE(ParseDbIndex("-9223372036854775808", 16, &db, &err));
+  CHECK(err == "ERR value is out of range, value must between -2147483648 and 2147483647");
 }
 
 TEST_CASE("options: COPY takes DB and REPLACE in any order") {
