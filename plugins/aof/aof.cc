@@ -146,11 +146,12 @@ void Aof::BeforeSleep() {
 void Aof::Cron() {
   if (child_pid_ > 0) ReapChild();
   if (state_ != State::kOn && state_ != State::kWaitRewrite) return;
-  if (child_pid_ == 0 && scheduled_ && api_->fork_active(self_) == 0) {
+  const bool backing_off = FsyncWorker::SteadyMs() < retry_at_ms_;
+  if (child_pid_ == 0 && scheduled_ && !backing_off && api_->fork_active(self_) == 0) {
     scheduled_ = false;
     start_pending_ = true;
   }
-  if (state_ == State::kOn && child_pid_ == 0 && !scheduled_ && !start_pending_ &&
+  if (state_ == State::kOn && child_pid_ == 0 && !scheduled_ && !start_pending_ && !backing_off &&
       config_.rewrite_percentage > 0) {
     const int64_t size = CurrentSize();
     const int64_t base = rewrite_base_size_ > 0 ? rewrite_base_size_ : 1;
@@ -248,6 +249,7 @@ void Aof::FillInfo(plinth_info_t* info) {
   i("aof_current_rewrite_time_sec",
     child_pid_ > 0 ? (FsyncWorker::SteadyMs() - rewrite_start_ms_) / 1000 : -1);
   s("aof_last_bgrewrite_status", last_rewrite_ok_ ? "ok" : "err");
+  s("aof_last_bgrewrite_error", last_rewrite_error_.c_str());
   i("aof_rewrites", static_cast<int64_t>(rewrites_));
   i("aof_rewrites_consecutive_failures", static_cast<int64_t>(rewrite_failures_));
   s("aof_last_write_status", last_write_ok_ && worker_.LastErrno() == 0 ? "ok" : "err");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "append_file.h"
+#include "child_error.h"
 #include "config.h"
 #include "fsync_worker.h"
 #include "manifest.h"
@@ -50,7 +51,8 @@ class Aof {
   // Before-sleep hook: writes the buffer, syncs for appendfsync always, starts a requested
   // rewrite (the stream is fully delivered here, so the child's snapshot matches the files).
   void BeforeSleep();
-  // Every 100 ms: reaps the rewrite child, starts scheduled and automatic rewrites.
+  // Every 100 ms: reaps the rewrite child, starts scheduled and automatic rewrites (after a
+  // failed one, not before its backoff has passed: 1 s doubling to 60 s, reset by a success).
   void Cron();
 
   // CONFIG SET appendonly yes / no at run time. Enable returns false with *err when the
@@ -84,7 +86,10 @@ class Aof {
   bool OpenNewIncr(std::string* err);
   bool PersistManifest(const Manifest& m, std::string* err);
   void ReapChild();
-  void FinishRewrite(bool ok);
+  // Ends a rewrite attempt; failure says why when ok is false.
+  void FinishRewrite(bool ok, const std::string& failure = "");
+  // Records a failed attempt: INFO's status and reason, the log, and the backoff.
+  void NoteRewriteFailure(const std::string& why);
   void KillChild();
   std::string ChildTempPath(int32_t pid);
   bool InstallNewBase(std::string* err);
@@ -126,8 +131,11 @@ class Aof {
   int64_t last_rewrite_ms_ = -1;
   bool last_rewrite_ok_ = true;
   uint64_t rewrites_ = 0;
-  uint64_t rewrite_failures_ = 0;  // consecutive
-  bool killing_ = false;           // the child is being stopped: no retry
+  uint64_t rewrite_failures_ = 0;   // consecutive
+  bool killing_ = false;            // the child is being stopped: no retry
+  int64_t retry_at_ms_ = 0;         // no scheduled or automatic rewrite before (steady ms)
+  std::string last_rewrite_error_;  // why the last rewrite failed ("" after a success)
+  ChildError child_error_;
 
   // writes
   bool last_write_ok_ = true;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -15,6 +16,12 @@
 #include "fs_util.h"
 
 namespace plinth::aof {
+namespace {
+
+constexpr int64_t kRetryBaseMs = 1000;  // the first retry after a failed rewrite
+constexpr int64_t kRetryMaxMs = 60000;  // the longest wait between two tries
+
+}  // namespace
 
 std::string Aof::ChildTempPath(int32_t pid) {
   return JoinPath(AofDir(), "temp-rewriteaof-bg-" + std::to_string(pid) + ".aof");
@@ -56,14 +63,13 @@ void Aof::StartRewrite() {
   }
   std::string err;
   if (!OpenNewIncr(&err) || (state_ == State::kOn && !PersistManifest(manifest_, &err))) {
-    Log(PLINTH_LOG_WARNING, "Can't rewrite append only file in background: " + err);
-    last_rewrite_ok_ = false;
-    ++rewrite_failures_;
+    NoteRewriteFailure("can't rewrite append only file in background: " + err);
     return;
   }
   first_kept_incr_ = manifest_.incrs.back().seq;
   child_rdb_ = config_.use_rdb_preamble;
   const std::string dir = AofDir();
+  child_error_.Prepare();
   const int32_t pid = api_->fork_child(self_);
   if (pid == 0) {
     // The child: write the base from the snapshot the fork gave us, sync it, and leave.
@@ -75,12 +81,15 @@ void Aof::StartRewrite() {
         fd >= 0 &&
         WriteBase(api_, self_, fd, child_rdb_, config_.rewrite_incremental_fsync, &cerr) &&
         fsync(fd) == 0 && close(fd) == 0;
+    if (!ok) {
+      if (cerr.empty()) cerr = ErrnoText("can't write", tmp);
+      child_error_.Set(cerr);
+    }
     _exit(ok ? 0 : 1);
   }
   if (pid < 0) {
-    Log(PLINTH_LOG_WARNING,
-        std::string("Can't rewrite append only file in background: fork: ") + std::strerror(errno));
-    FinishRewrite(false);
+    FinishRewrite(false, std::string("can't rewrite append only file in background: fork: ") +
+                             std::strerror(errno));
     return;
   }
   child_pid_ = pid;
@@ -96,12 +105,15 @@ void Aof::ReapChild() {
   if (r == 0 || (r < 0 && errno == EINTR)) return;
   api_->fork_done(self_, child_pid_);
   const bool ok = r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok)
-    Log(PLINTH_LOG_WARNING,
-        r > 0 && WIFSIGNALED(status)
-            ? "Background AOF rewrite terminated by signal " + std::to_string(WTERMSIG(status))
-            : "Background AOF rewrite terminated with error");
-  FinishRewrite(ok);
+  std::string why;
+  if (!ok) {
+    why = r > 0 && WIFSIGNALED(status)
+              ? "Background AOF rewrite terminated by signal " + std::to_string(WTERMSIG(status))
+              : "Background AOF rewrite terminated with error";
+    const std::string child = child_error_.Get();
+    if (!child.empty()) why += ": " + child;
+  }
+  FinishRewrite(ok, why);
 }
 
 void Aof::KillChild() {
@@ -112,7 +124,7 @@ void Aof::KillChild() {
   }
   api_->fork_done(self_, child_pid_);
   killing_ = true;
-  FinishRewrite(false);
+  FinishRewrite(false, "the rewrite child was stopped");
   killing_ = false;
 }
 
@@ -161,19 +173,38 @@ void Aof::DeleteHistory() {
   if (!PersistManifest(manifest_, &err)) Log(PLINTH_LOG_WARNING, err);
 }
 
-void Aof::FinishRewrite(bool ok) {
+void Aof::NoteRewriteFailure(const std::string& why) {
+  last_rewrite_ok_ = false;
+  last_rewrite_error_ = why;  // one INFO line: a key name's control bytes become '?'
+  for (char& ch : last_rewrite_error_)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+  ++rewrite_failures_;
+  if (killing_) {  // stopped on purpose (appendonly no, shutdown): not a failure to back off
+    Log(PLINTH_LOG_NOTICE, why);
+    return;
+  }
+  // 1 s, 2 s, 4 s ... 60 s: a rewrite that cannot succeed (a key with no AOF form, a full disk)
+  // must not fork again every cron tick.
+  const uint64_t shift = rewrite_failures_ > 7 ? 6 : rewrite_failures_ - 1;
+  const int64_t delay = std::min<int64_t>(kRetryMaxMs, kRetryBaseMs << shift);
+  retry_at_ms_ = FsyncWorker::SteadyMs() + delay;
+  Log(PLINTH_LOG_WARNING, why + "; the next automatic rewrite waits " +
+                              std::to_string(delay / 1000) + " s (" +
+                              std::to_string(rewrite_failures_) + " failed in a row)");
+}
+
+void Aof::FinishRewrite(bool ok, const std::string& failure) {
   const int32_t pid = child_pid_;
-  std::string err;
+  std::string err, why = failure;
   if (ok && pid > 0 && !InstallNewBase(&err)) {
-    Log(PLINTH_LOG_WARNING, "Background AOF rewrite failed: " + err);
+    why = "Background AOF rewrite failed: " + err;
     ok = false;
   }
   child_pid_ = 0;
   worker_.SetPaused(false);
   if (!ok) {
     if (pid > 0) unlink(ChildTempPath(pid).c_str());
-    last_rewrite_ok_ = false;
-    ++rewrite_failures_;
+    NoteRewriteFailure(why.empty() ? "Background AOF rewrite failed" : why);
     if (state_ == State::kWaitRewrite) {
       // Nothing names the incr files opened for this attempt: drop them; the next attempt's
       // snapshot will hold what they received.
@@ -189,7 +220,9 @@ void Aof::FinishRewrite(bool ok) {
   DeleteHistory();
   if (state_ == State::kWaitRewrite) SetState(State::kOn);
   last_rewrite_ok_ = true;
+  last_rewrite_error_.clear();
   rewrite_failures_ = 0;
+  retry_at_ms_ = 0;
   ++rewrites_;
   last_rewrite_ms_ = FsyncWorker::SteadyMs() - rewrite_start_ms_;
   rewrite_base_size_ = CurrentSize();

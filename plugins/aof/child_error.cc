@@ -1,0 +1,32 @@
+#include "child_error.h"
+
+#include <sys/mman.h>
+
+#include <cstring>
+
+namespace plinth::aof {
+
+ChildError::~ChildError() {
+  if (buf_) munmap(buf_, kSize);
+}
+
+bool ChildError::Prepare() {
+  if (!buf_) {
+    void* p = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    buf_ = static_cast<char*>(p);
+  }
+  buf_[0] = '\0';
+  return true;
+}
+
+void ChildError::Set(const std::string& why) {
+  if (!buf_) return;
+  const size_t n = why.size() < kSize - 1 ? why.size() : kSize - 1;
+  std::memcpy(buf_, why.data(), n);
+  buf_[n] = '\0';
+}
+
+std::string ChildError::Get() const { return buf_ ? std::string(buf_, strnlen(buf_, kSize)) : ""; }
+
+}  // namespace plinth::aof
