@@ -137,6 +137,9 @@ class Core {
                  const char* const* argv, const size_t* argvlen);
   // Whether the stream is being encoded (some batch consumer is active).
   bool Encoding() const { return batch_consumers_ != 0; }
+  // Whether a command's handler is running (at any depth): a client closed now may have its
+  // arguments in use, or sit in a plugin's loop, so the shell closes it after it returns.
+  bool Executing() const { return exec_depth_ > 0; }
   // Delivers the stream's pending batch to the active batch consumers, then runs the
   // before-sleep hooks. The shell calls it before it writes replies and before it polls; the
   // fake host after each command. Never inside a command (batches hold whole units).

@@ -43,7 +43,8 @@ void FreeRetired(Client* c, uint64_t upto) {
   }
 }
 
-// Makes room for at least want more bytes in the query buffer.
+// Makes room for at least want more bytes in the query buffer. False when memory ran out or
+// the size would not fit: the capacity doubles only while doubling cannot wrap.
 bool ReserveQuery(Client* c, size_t want) {
   if (c->qpos > 0 && (c->qpos == c->qlen || c->qcap - c->qlen < want)) {
     std::memmove(c->qbuf, c->qbuf + c->qpos, c->qlen - c->qpos);
@@ -51,8 +52,10 @@ bool ReserveQuery(Client* c, size_t want) {
     c->qpos = 0;
   }
   if (c->qcap - c->qlen >= want) return true;
+  if (want > SIZE_MAX / 2 - c->qlen) return false;
+  const size_t least = c->qlen + want;  // at most SIZE_MAX / 2: the doubling below stops there
   size_t cap = c->qcap ? c->qcap : kReadChunk;
-  while (cap - c->qlen < want) cap *= 2;
+  while (cap < least) cap *= 2;
   char* p = static_cast<char*>(std::realloc(c->qbuf, cap));
   if (!p) return false;
   c->qbuf = p;
@@ -132,6 +135,7 @@ void ExecuteBatch(Client* c) {
   const bool pipelined = total > 1;
   if (pipelined) core.BeginRun();
   ParsedRequest run[Core::kPrefetchBatch];
+  Shell& shell = *c->shell;
   for (size_t i = 0; i < total && !c->closed && !c->session.close_after_reply; ++i) {
     const size_t j = i % Core::kPrefetchBatch;
     if (j == 0) {
@@ -144,6 +148,8 @@ void ExecuteBatch(Client* c) {
         core.Prefetch(c->session, run, n, !c->shell->io.Active());  // IO threads copy values
     }
     core.Execute(c->session, c->sink, run[j]);
+    // Clients closed during the command (c among them, maybe) go now that it has returned.
+    if (!shell.to_close.empty()) shell.CloseDeferred();
     if (c->session.block) {
       KeepRest(c, i + 1);
       break;
@@ -179,11 +185,17 @@ void ProcessInput(Client* c) {
   }
 }
 
-// One read into the query buffer: the status to stop with, or kData to go on.
+// One read into the query buffer: the status to stop with, or kData to go on. A request the
+// parser says needs more bytes than the query buffer limit allows is over the limit at once.
+// Room for the rest of a long request is reserved as its bytes come, at most as much again as
+// it holds, so a bulk header alone never reserves its whole length.
 ReadJob::Status ReadOnce(Client* c) {
   size_t want = kReadChunk;
   size_t have = c->qlen - c->qpos;
-  if (c->need > have && c->need - have > want) want = c->need - have;
+  if (c->need > have && c->need - have > want) {
+    if (c->need > static_cast<uint64_t>(c->rd.query_limit)) return ReadJob::kOverLimit;
+    want = std::min(c->need - have, std::max(want, have));
+  }
   if (!ReserveQuery(c, want)) return ReadJob::kNoMemory;
   int64_t n = c->transport->spec.read(c->transport->spec.ctx, c->conn, c->qbuf + c->qlen,
                                       c->qcap - c->qlen);
@@ -227,6 +239,14 @@ void ClientReadInput(Client* c) {
   if (rd.status == ReadJob::kData && rd.parse) ParseBatch(c, rd.authed);
 }
 
+static void CloseOverQueryLimit(Client* c) {
+  Core& core = c->shell->core;
+  core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
+           ClientDescribe(c).c_str());
+  core.stats.query_buffer_disconnections++;
+  ClientClose(c);
+}
+
 void ClientApplyRead(Client* c) {
   Shell& s = *c->shell;
   const ReadJob& rd = c->rd;
@@ -247,14 +267,16 @@ void ClientApplyRead(Client* c) {
       ClientClose(c);
       return;
     case ReadJob::kOverLimit:
-      s.core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
-                 ClientDescribe(c).c_str());
-      s.core.stats.query_buffer_disconnections++;
-      ClientClose(c);
+      CloseOverQueryLimit(c);
       return;
     case ReadJob::kData:
       ProcessInput(c);
       if (c->closed) return;
+      // A request longer than the limit allows is refused now, not once its bytes have come.
+      if (c->need > static_cast<uint64_t>(s.limits.query_buffer)) {
+        CloseOverQueryLimit(c);
+        return;
+      }
       if (c->session.close_after_reply) ClientSetPollEvents(c, c->poll_events & ~UV_READABLE);
       break;
   }
@@ -266,6 +288,7 @@ void ClientApplyRead(Client* c) {
 static void PrepareRead(Client* c) {
   Shell& s = *c->shell;
   c->rd.authed = s.core.Authenticated(c->session);
+  c->ever_authed |= c->rd.authed;
   c->rd.parse = !c->session.block;
   c->rd.query_limit = s.limits.query_buffer;
 }
@@ -365,10 +388,28 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   return c;
 }
 
+void ClientCloseAsync(Client* c) {
+  if (c->closed || c->close_asap) return;
+  c->close_asap = true;
+  c->no_output = true;
+  c->session.close_after_reply = true;  // runs and reads nothing more
+  c->shell->to_close.push_back(c);
+}
+
 void ClientClose(Client* c) {
   if (c->closed) return;
-  c->closed = true;
+  if (c->shell->core.Executing()) return ClientCloseAsync(c);
+  ClientCloseNow(c);
+}
+
+void ClientCloseNow(Client* c) {
+  if (c->closed) return;
   Shell& s = *c->shell;
+  c->closed = true;
+  if (c->close_asap) {
+    for (Client*& p : s.to_close)
+      if (p == c) p = nullptr;
+  }
   s.clients.erase(c->session.id);
   if (c->in_pending_writes) {
     for (Client*& p : s.pending_writes)
@@ -393,8 +434,6 @@ void ClientFinishClose(Client* c) {
   if (c->transport) c->transport->spec.close(c->transport->spec.ctx, c->conn);
   ClientFreeOutput(c);
   FreeRetired(c, UINT64_MAX);
-  std::free(c->qbuf);
-  c->qbuf = nullptr;
   if (const Protocol* proto = s.core.registry.protocol.get())
     proto->spec.session_destroy(proto->spec.ctx, c->proto_session);
   s.ForgetNotified(c);

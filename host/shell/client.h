@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -106,6 +107,11 @@ struct ClientSink : ReplySink {
 
 struct Client {
   explicit Client(Shell* s) : shell(s) {}
+  // The query buffer goes last: a command closed under (ClientCloseNow) still reads its
+  // arguments there until it returns; a Client is deleted only from the loop.
+  ~Client() { std::free(qbuf); }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
   Shell* shell;
   Session session;
   ClientSink sink{this};
@@ -137,7 +143,10 @@ struct Client {
   bool in_unblocked = false;  // on Shell::unblocked
   bool resume_input = false;  // unblocked while a read was in flight: run its input after it
   bool closed = false;        // being torn down; no more IO
-  bool reply_broken = false;  // the protocol failed to encode a reply: no more output, closing
+  // No more output: the protocol failed to encode a reply, or the client is closing.
+  bool no_output = false;
+  bool close_asap = false;   // on Shell::to_close: closed once no command runs (ClientClose)
+  bool ever_authed = false;  // authenticated once: the small unauthenticated limit is off
   int64_t ctime_ms = 0;
 
   ClientIo io = ClientIo::kIdle;
@@ -155,10 +164,20 @@ struct Client {
 // connection closed) when its protocol state cannot be allocated. Main thread.
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
                      const char* local, uint32_t flags);
-// Tears the client down (stops polling, closes the connection, frees output): at once, or when
-// its IO job comes back. Safe to call while one of its commands runs: then the rest of its
-// batch is dropped. Main thread.
+// Tears the client down (stops polling, closes the connection, frees output, tells the plugins):
+// at once, or when its IO job comes back. While a command runs (Core::Executing: the client's
+// own, whose arguments are in use, or another's that may be walking a list of clients) it only
+// schedules the close (ClientCloseAsync); the rest of the client's batch and its output are
+// dropped either way. Main thread.
 void ClientClose(Client* c);
+// ClientClose without the check: even while a command runs (Shell::Stop, which shuts down
+// inside SHUTDOWN). The running client's arguments stay valid (~Client frees them). Main
+// thread.
+void ClientCloseNow(Client* c);
+// Schedules c's close for when no command runs (Shell::CloseDeferred): from now on c runs
+// nothing more, reads nothing and gets no output, but its state (arguments, subscriptions)
+// stays valid for whatever is using it. Main thread.
+void ClientCloseAsync(Client* c);
 // The rest of ClientClose once no IO job is in flight. Main thread.
 void ClientFinishClose(Client* c);
 // The connection is readable: reads (on an IO thread or inline), parses and runs. Main thread.
@@ -203,8 +222,14 @@ void ClientSetPollEvents(Client* c, int events);
 std::string ClientDescribe(const Client* c);
 // Appends raw bytes (client_write_raw) to c's output. False when memory ran out. Main thread.
 bool ClientAppendRaw(Client* c, const char* data, size_t len);
-// Enforces the output buffer limits (of c's class: normal, pubsub or replica) after new
-// output. Returns false when c was closed.
+// The output a client that has never authenticated may have pending, where authentication is
+// required: past it the client is closed (Valkey and Redis since CVE-2025-21605), so one that
+// pipelines commands and never reads cannot pile up -NOAUTH replies.
+constexpr size_t kUnauthOutputLimit = 16 * 1024;
+// Enforces the output buffer limits (of c's class: normal, pubsub or replica; the small fixed
+// one of an unauthenticated client) after new output. Past one, c is scheduled to close
+// (ClientCloseAsync: a push or a reply may come from inside a command or a plugin's delivery
+// loop) and this returns false. Main thread.
 bool ClientCheckOutputLimits(Client* c);
 // The grow callback of plinth_outbuf_t for host-owned (malloc) buffers.
 int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free);

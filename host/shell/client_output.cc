@@ -58,7 +58,7 @@ OutSeg& TailCopySeg(Client* c) {
 // replies after it, and the connection closes once the replies before it are written, rather
 // than going on out of step with the client.
 void ReplyBroken(Client* c, const char* what) {
-  c->reply_broken = true;
+  c->no_output = true;
   c->session.close_after_reply = true;
   c->shell->core.Log(LogLevel::kWarning,
                      "Protocol '%s' failed to %s a reply: closing client id=%llu",
@@ -69,7 +69,7 @@ void ReplyBroken(Client* c, const char* what) {
 
 void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed || c->reply_broken) return;
+  if (c->closed || c->no_output) return;
   const Protocol* proto = c->shell->core.registry.protocol.get();
   const plinth_reply_item_t* give = &item;
   plinth_reply_item_t older;
@@ -125,7 +125,7 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
 
 void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed || c->reply_broken) {
+  if (c->closed || c->no_output) {
     if (release) release(arg);
     return;
   }
@@ -162,7 +162,7 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
 
 void SinkValue(ReplySink* self, const plinth_value_t* v) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed) return;
+  if (c->closed || c->no_output) return;
   Stats& st = c->shell->core.stats;
   if (const ReplyPath* rp = c->shell->core.registry.reply_path.get()) {
     plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, StringLen(v),
@@ -188,8 +188,10 @@ void SinkValue(ReplySink* self, const plinth_value_t* v) {
 }  // namespace
 
 int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
+  if (ob->len > ob->cap || min_free > SIZE_MAX / 2 - ob->len) return PLINTH_ERR;
+  const size_t least = ob->len + min_free;  // at most SIZE_MAX / 2: doubling cannot wrap
   size_t cap = ob->cap ? ob->cap : kOutChunk;
-  while (cap - ob->len < min_free) cap *= 2;
+  while (cap < least) cap *= 2;
   char* p = static_cast<char*>(std::realloc(ob->data, cap));
   if (!p) return PLINTH_ERR;
   ob->data = p;
@@ -372,7 +374,7 @@ void ClientWriteInline(Client* c) {
 }
 
 bool ClientAppendRaw(Client* c, const char* data, size_t len) {
-  if (len == 0) return true;
+  if (len == 0 || c->no_output) return true;
   OutSeg* seg = len > kOutChunk ? &NewCopySeg(c, len) : &TailCopySeg(c);
   if (seg->cap - seg->len < len) {
     plinth_outbuf_t ob{sizeof ob, seg->data, seg->len, seg->cap, ClientGrowOut, c};
@@ -387,7 +389,22 @@ bool ClientAppendRaw(Client* c, const char* data, size_t len) {
 }
 
 bool ClientCheckOutputLimits(Client* c) {
+  if (c->close_asap) return false;
   const Session& s = c->session;
+  Core& core = c->shell->core;
+  // One comparison on the request path: the client's authentication is looked at only past it.
+  if (c->out_bytes > kUnauthOutputLimit && !c->ever_authed) {
+    c->ever_authed = core.Authenticated(s);
+    if (!c->ever_authed) {
+      core.Log(LogLevel::kWarning,
+               "Client %s closed for overcoming of the output buffer limit of unauthenticated "
+               "clients.",
+               ClientDescribe(c).c_str());
+      core.stats.output_buffer_disconnections++;
+      ClientCloseAsync(c);
+      return false;
+    }
+  }
   const Limits& lim = c->shell->limits;
   const Limits::OutputLimit& l = s.replica                             ? lim.out_replica
                                  : s.sub_channels + s.sub_patterns > 0 ? lim.out_pubsub
@@ -396,19 +413,18 @@ bool ClientCheckOutputLimits(Client* c) {
   bool hard = l.hard > 0 && bytes >= l.hard;
   bool soft = false;
   if (l.soft > 0 && bytes >= l.soft) {
-    int64_t now = c->shell->core.NowMs();
+    int64_t now = core.NowMs();
     if (!c->soft_limit_since) c->soft_limit_since = now;
     soft = now - c->soft_limit_since >= l.soft_seconds * 1000;
   } else {
     c->soft_limit_since = 0;
   }
   if (!hard && !soft) return true;
-  c->shell->core.Log(LogLevel::kWarning,
-                     "Client %s scheduled to be closed ASAP for overcoming of output buffer "
-                     "limits.",
-                     ClientDescribe(c).c_str());
-  c->shell->core.stats.output_buffer_disconnections++;
-  ClientClose(c);
+  core.Log(LogLevel::kWarning,
+           "Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
+           ClientDescribe(c).c_str());
+  core.stats.output_buffer_disconnections++;
+  ClientCloseAsync(c);
   return false;
 }
 

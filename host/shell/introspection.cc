@@ -176,8 +176,10 @@ int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view wa
     if (filter == PLINTH_KILL_LADDR) match = cl->local == want;
     if (match) victims.push_back(cl);
   }
+  // The caller (or a script's caller: its call sessions share the id) gets its reply first, as
+  // in Redis; the others close once the command has returned (ClientClose).
   for (Client* cl : victims) {
-    if (&cl->session == caller)
+    if (caller && cl->session.id == caller->id)
       cl->session.close_after_reply = true;
     else
       ClientClose(cl);

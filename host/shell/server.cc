@@ -179,6 +179,15 @@ void Shell::WritePending() {
   }
 }
 
+void Shell::CloseDeferred() {
+  while (!to_close.empty() && !core.Executing()) {
+    std::vector<Client*> batch;
+    batch.swap(to_close);
+    for (Client* c : batch)
+      if (c) ClientClose(c);  // may close others (a plugin's CLOSED event): they join to_close
+  }
+}
+
 void Shell::ClientUnblocked(Session& s) {
   auto it = clients.find(s.id);
   if (it == clients.end() || it->second->in_unblocked) return;
@@ -188,7 +197,7 @@ void Shell::ClientUnblocked(Session& s) {
 
 int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  if (it == clients.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
   Client* c = it->second;
   for (size_t i = 0; i < n; ++i) c->sink.Item(items[i]);
   if (ClientCheckOutputLimits(c)) ClientQueueWrite(c);
@@ -197,7 +206,7 @@ int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_
 
 int32_t Shell::WriteRaw(uint64_t id, const char* data, size_t len) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  if (it == clients.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
   Client* c = it->second;
   if (!ClientAppendRaw(c, data, len) || !ClientCheckOutputLimits(c)) return PLINTH_ERR;
   ClientQueueWrite(c);
@@ -257,10 +266,12 @@ void Shell::ArmBlockTimer() {
 void Shell::Flush() {
   core.BeforeSleep();  // the stream's consumers first: no reply goes out before its effects
   for (;;) {
+    CloseDeferred();
     if (io.InFlight()) io.Complete();
     RunUnblocked();
+    CloseDeferred();
     WritePending();
-    if (!io.InFlight() && unblocked.empty()) break;
+    if (!io.InFlight() && unblocked.empty() && to_close.empty()) break;
     if (io.InFlight()) io.WaitForCompletion();
   }
   if (shutting_down && !stopped_) FinishStop();
@@ -434,7 +445,9 @@ void Shell::Stop() {
     if (t && t->started && t->spec.stop) t->spec.stop(t->spec.ctx);
   std::vector<Client*> all;
   for (auto& [id, c] : clients) all.push_back(c);
-  for (Client* c : all) ClientClose(c);
+  // At once, even inside SHUTDOWN: the plugins hear of every client before their shutdown (the
+  // caller's arguments stay valid: a client's query buffer goes with the Client itself).
+  for (Client* c : all) ClientCloseNow(c);
   // With IO jobs in flight the rest waits for Flush: those clients close when their jobs come
   // back, and the transports must still be up then.
   if (!io.InFlight()) FinishStop();

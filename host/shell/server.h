@@ -61,6 +61,8 @@ class Shell final : public Env {
   std::vector<Client*> yielded_writes;
   // Blocked clients that got their reply: resumed in the next Flush.
   std::vector<Client*> unblocked;
+  // Clients to close once no command runs (ClientCloseAsync); an entry is nullptr once closed.
+  std::vector<Client*> to_close;
   std::vector<Listener*> listeners;
   Limits limits;
   // What the clients' buffers hold, all and replicas', as the cron last counted (maxmemory does
@@ -88,6 +90,9 @@ class Shell final : public Env {
   void RunPostedTasks();
   // Writes every client with pending output, inline or on IO threads.
   void WritePending();
+  // Closes the clients on to_close, unless a command is running (then it does nothing): after
+  // each top-level command and in every Flush.
+  void CloseDeferred();
   // Brings the IO threads' jobs back and writes pending output until nothing is in flight;
   // after polling and before the next poll, so the loop never sleeps with a job out.
   void Flush();

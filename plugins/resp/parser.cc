@@ -4,6 +4,7 @@
 #include "parser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <plinth/text.hpp>
@@ -194,8 +195,10 @@ std::optional<ParseResult> Parser::ParseBulkHeader(const char* buf, size_t len,
       break;
   }
   int64_t n = 0;
+  // The length must also leave room for its CRLF after line_ (checked even when a caller's
+  // limit is past the option's range).
   if (!text::ParseInt64(std::string_view(buf + line_ + 1, cr - line_ - 1), &n) || n < 0 ||
-      n > limits.max_bulk_len) {
+      n > limits.max_bulk_len || static_cast<uint64_t>(n) > SIZE_MAX - 2 - (cr + 2)) {
     return Fail(kInvalidBulk);
   }
   if (limits.unauthenticated && n > kUnauthBulkLen) return Fail(kUnauthBulk);

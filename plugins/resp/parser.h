@@ -22,6 +22,12 @@ inline constexpr int64_t kUnauthMultibulkLen = 10;
 inline constexpr int64_t kUnauthBulkLen = 16384;
 // Default of proto-max-bulk-len (512mb).
 inline constexpr int64_t kDefaultMaxBulkLen = 512LL * 1024 * 1024;
+// The range of proto-max-bulk-len. Redis 7.0 takes 1mb up to LONG_MAX, and a bulk header near
+// LONG_MAX then wraps the size arithmetic of its query buffer; 1 PiB is more than any host
+// holds and leaves every sum and product on a length (plus framing, doubled, in bits) far
+// inside 64 bits.
+inline constexpr int64_t kMinMaxBulkLen = 1024LL * 1024;
+inline constexpr int64_t kMaxMaxBulkLen = 1LL << 50;
 
 enum class ParseStatus {
   kOk,        // a request is ready: argc()/argv()/argvlen(); consumed bytes form it

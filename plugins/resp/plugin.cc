@@ -73,7 +73,7 @@ int32_t FrameBulk(void*, uint32_t, size_t len, plinth_outbuf_t* prefix, plinth_o
   return plinth::resp::FrameBulk(len, prefix, suffix) ? PLINTH_OK : PLINTH_ERR;
 }
 
-// The host has parsed and range-checked the value (MEMORY, at least 1mb).
+// The host has parsed and range-checked the value (MEMORY, 1mb .. 1pb).
 int32_t ApplyMaxBulkLen(void*, const char*, const char*, size_t, int64_t bytes, char*, size_t) {
   g_max_bulk_len.store(bytes, std::memory_order_relaxed);
   return PLINTH_OK;
@@ -87,8 +87,8 @@ bool Init() {
   opt.type = PLINTH_OPT_MEMORY;
   opt.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;
   opt.default_value = "512mb";
-  opt.min = 1024 * 1024;
-  opt.max = INT64_MAX;
+  opt.min = plinth::resp::kMinMaxBulkLen;
+  opt.max = plinth::resp::kMaxMaxBulkLen;
   opt.description = "Largest bulk string a client may send, in bytes";
   opt.apply = &ApplyMaxBulkLen;
   // Registering applies the configured value (or the default) through ApplyMaxBulkLen.

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "parse_driver.h"
@@ -224,6 +225,30 @@ TEST_CASE("resp parser: need_hint is the total size of the request once a bulk l
   CHECK(r.need_hint == 0);
   r = p.Parse(head.data(), 10, {});
   CHECK(r.need_hint == 8 + 3 + 2);
+}
+
+TEST_CASE("resp parser: bulk lengths at the edge of 64 bits never wrap (issue 31 row 3)") {
+  ParseLimits limits;
+  limits.max_bulk_len = INT64_MAX;  // past the option's range (1pb): the parser holds anyway
+  Parser p;
+  const std::string head = "*1\r\n$9223372036854775807\r\n";
+  const ParseResult r = p.Parse(head.data(), head.size(), limits);
+  CHECK(r.status == S::kNeedMore);
+  CHECK(r.need_hint == head.size() + size_t{INT64_MAX} + 2);  // exact: the host refuses it
+  for (const char* bad : {"$9223372036854775808\r\n", "$18446744073709551615\r\n",
+                          "$18446744073709551617\r\n", "$-9223372036854775808\r\n"}) {
+    INFO(bad);
+    CHECK(ParseOne(std::string("*1\r\n") + bad, limits).error ==
+          "Protocol error: invalid bulk length");
+  }
+  limits.max_bulk_len = kMaxMaxBulkLen;
+  CHECK(ParseOne("*1\r\n$1125899906842625\r\n", limits).error ==
+        "Protocol error: invalid bulk length");
+  CHECK(ParseOne("*9223372036854775807\r\n", limits).error ==
+        "Protocol error: invalid multibulk length");
+  limits.unauthenticated = true;
+  CHECK(ParseOne("*1\r\n$1125899906842624\r\n", limits).error ==
+        "Protocol error: unauthenticated bulk length");
 }
 
 TEST_CASE("resp parser: multibulk arguments point into the caller's buffer") {
