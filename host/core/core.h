@@ -208,11 +208,19 @@ class Core {
   // argv[1] names); "" when it may run, else the error reply.
   std::string AclCheck(Session& s, Command* cmd, const Command* run, int32_t argc,
                        const char* const* argv, const size_t* argvlen);
-  // enable-debug-command: whether s may run a PLINTH_CMD_PROTECTED command.
-  bool ProtectedAllowed(const Session& s) const {
-    return enable_debug_ == 2 || (enable_debug_ == 1 && s.local);
+  // enable-debug-command and enable-protected-configs (Redis's values; host_options.cc).
+  enum class ProtectedAction { kNo, kYes, kLocal };
+  static bool ActionAllows(ProtectedAction a, const Session& s) {
+    return a == ProtectedAction::kYes || (a == ProtectedAction::kLocal && s.local);
   }
-  int32_t enable_debug_ = 0;  // enable-debug-command: 0 no, 1 local, 2 yes
+  // enable-debug-command: whether s may run a PLINTH_CMD_PROTECTED command.
+  bool ProtectedAllowed(const Session& s) const { return ActionAllows(enable_debug_, s); }
+  // enable-protected-configs: whether s may CONFIG SET a PLINTH_OPT_PROTECTED option.
+  bool ProtectedConfigsAllowed(const Session& s) const {
+    return ActionAllows(enable_protected_configs_, s);
+  }
+  ProtectedAction enable_debug_ = ProtectedAction::kNo;
+  ProtectedAction enable_protected_configs_ = ProtectedAction::kNo;
 
   // -- blocking commands (blocking.cc) --
 

@@ -17,8 +17,20 @@ int32_t ApplyPassword(void* ctx, const char*, const char* v, size_t len, int64_t
   return PLINTH_OK;
 }
 
+// enable-debug-command and enable-protected-configs: "no|yes|local" (Redis's order, which its
+// error text lists) as a ProtectedAction.
+Core::ProtectedAction ActionOf(int64_t index) {
+  return index == 1   ? Core::ProtectedAction::kYes
+         : index == 2 ? Core::ProtectedAction::kLocal
+                      : Core::ProtectedAction::kNo;
+}
 int32_t ApplyDebug(void* ctx, const char*, const char*, size_t, int64_t number, char*, size_t) {
-  static_cast<Core*>(ctx)->enable_debug_ = static_cast<int32_t>(number);
+  static_cast<Core*>(ctx)->enable_debug_ = ActionOf(number);
+  return PLINTH_OK;
+}
+int32_t ApplyProtectedConfigs(void* ctx, const char*, const char*, size_t, int64_t number, char*,
+                              size_t) {
+  static_cast<Core*>(ctx)->enable_protected_configs_ = ActionOf(number);
   return PLINTH_OK;
 }
 
@@ -32,14 +44,20 @@ int32_t ApplyPlaceholder(void*, const char* name, const char* v, size_t len, int
 }
 
 constexpr uint32_t kMut = PLINTH_OPT_MUTABLE;
+constexpr uint32_t kProt = PLINTH_OPT_PROTECTED;
 const HostOption kCoreOptions[] = {
     {"databases", PLINTH_OPT_INT, 0, "16", 1, 1 << 20, nullptr, "number of databases", nullptr},
     {"requirepass", PLINTH_OPT_STRING, kMut | PLINTH_OPT_SECRET, "", 0, 0, nullptr,
      "password of the default user (empty: none)", ApplyPassword},
-    {"enable-debug-command", PLINTH_OPT_ENUM, 0, "no", 0, 0, "no|local|yes",
-     "who may run DEBUG: no client, local clients (loopback, unix socket) or every client",
+    // Both immutable, as in Redis: a client never widens what clients may do.
+    {"enable-debug-command", PLINTH_OPT_ENUM, 0, "no", 0, 0, "no|yes|local",
+     "who may run DEBUG: no client, every client or local clients (loopback, unix socket)",
      ApplyDebug},
-    {"plugin-dir", PLINTH_OPT_STRING, 0, "", 0, 0, nullptr,
+    {"enable-protected-configs", PLINTH_OPT_ENUM, 0, "no", 0, 0, "no|yes|local",
+     "who may CONFIG SET protected options (dir, dbfilename, ...): no client, every client or "
+     "local clients",
+     ApplyProtectedConfigs},
+    {"plugin-dir", PLINTH_OPT_STRING, kProt, "", 0, 0, nullptr,
      "where plugins named without a path are found (default: <prefix>/lib/plinth/plugins)",
      nullptr},
     {"plugin-allow-writable", PLINTH_OPT_BOOL, 0, "no", 0, 0, nullptr,

@@ -107,6 +107,9 @@ Option* Options::Register(const plinth_option_spec_t* spec, const std::string& o
   }
   Option o;
   o.owner = owner;
+  // A plugin's bits beyond those the ABI defines are ignored, whatever minor it was built for
+  // (1.0 and 1.1 plugins that set them kept loading, and still do); the host-only ones too.
+  if (owner != "host") copy.flags &= kOptPluginFlags;
   bool global = (spec->flags & PLINTH_OPT_GLOBAL_NAME) || owner == "host";
   o.name = global ? spec->name : owner + "." + spec->name;
   auto existing = options_.find(o.name);
@@ -178,7 +181,8 @@ const Option* Options::Find(std::string_view name) const {
   return it == options_.end() ? nullptr : &it->second;
 }
 
-bool Options::Set(std::string_view name, std::string_view value, bool runtime, std::string* err) {
+bool Options::Set(std::string_view name, std::string_view value, bool runtime, std::string* err,
+                  bool protected_ok) {
   auto it = options_.find(text::ToLower(name));
   if (it == options_.end()) {
     *err = "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
@@ -187,6 +191,10 @@ bool Options::Set(std::string_view name, std::string_view value, bool runtime, s
   Option& o = it->second;
   if (runtime && !(o.flags & PLINTH_OPT_MUTABLE)) {
     *err = "can't set immutable config";
+    return false;
+  }
+  if (runtime && (o.flags & PLINTH_OPT_PROTECTED) && !protected_ok) {
+    *err = "can't set protected config";
     return false;
   }
   std::string norm;

@@ -32,6 +32,11 @@ namespace plinth::host {
 
 using Option = ::plinth_option;
 
+// The option flags a plugin may give (ABI 1.2); Register ignores every other bit of a plugin's
+// spec, so a bit no minor defines (or a host-only one) changes nothing.
+inline constexpr uint32_t kOptPluginFlags =
+    PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_SECRET | PLINTH_OPT_PROTECTED;
+
 // Host-only flag (not in the ABI): an option the host registers until a plugin provides it
 // (appendonly, save: what clients read even when no persistence plugin is loaded). A plugin
 // registering the same name replaces it.
@@ -48,8 +53,11 @@ class Options {
   Option* Register(const plinth_option_spec_t* spec, const std::string& owner, std::string* err);
   // The option named name, or nullptr.
   const Option* Find(std::string_view name) const;
-  // Validates and sets a value. runtime: refuse immutable options. Returns false with *err.
-  bool Set(std::string_view name, std::string_view value, bool runtime, std::string* err);
+  // Validates and sets a value. runtime (CONFIG SET): refuse immutable options, and
+  // PLINTH_OPT_PROTECTED ones unless protected_ok (enable-protected-configs allows the client).
+  // Returns false with *err (Redis's reason text).
+  bool Set(std::string_view name, std::string_view value, bool runtime, std::string* err,
+           bool protected_ok = false);
   // Removes every option owned by owner (rollback of a failed init).
   void UnregisterOwner(const std::string& owner);
   // Gives placeholders the configured values no plugin took. Returns false with *err when one

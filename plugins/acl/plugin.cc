@@ -80,7 +80,8 @@ bool Init() {
   State& g = G();
   g = State{};  // a fresh start for each load (the fake host loads the plugin again)
   const plinth_option_t *aclfile = nullptr, *log_len = nullptr, *pubsub = nullptr;
-  if (!common::RegisterGlobalOption(&aclfile, "aclfile", PLINTH_OPT_STRING, 0, "", 0, 0,
+  if (!common::RegisterGlobalOption(&aclfile, "aclfile", PLINTH_OPT_STRING, PLINTH_OPT_PROTECTED,
+                                    "", 0, 0,
                                     "File of users ACL LOAD reads and ACL SAVE writes; read "
                                     "at start, where a bad line refuses to start",
                                     nullptr) ||

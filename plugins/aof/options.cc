@@ -61,6 +61,7 @@ struct Def {
   const char* name;
   uint32_t type;
   bool mutable_;
+  bool path;  // names a file or folder: PLINTH_OPT_PROTECTED
   const char* def;
   int64_t min, max;
   const char* enum_values;
@@ -75,29 +76,29 @@ void SetRunning(bool r) { running = r; }
 bool RegisterOptions(Aof* aof) {
   constexpr uint32_t kB = PLINTH_OPT_BOOL, kS = PLINTH_OPT_STRING;
   const Def defs[] = {
-      {"appendonly", kB, true, "no", 0, 0, nullptr, "log every write to the append-only file",
-       &ApplyAppendOnly},
-      {"appendfilename", kS, false, "appendonly.aof", 0, 0, nullptr,
+      {"appendonly", kB, true, false, "no", 0, 0, nullptr,
+       "log every write to the append-only file", &ApplyAppendOnly},
+      {"appendfilename", kS, false, true, "appendonly.aof", 0, 0, nullptr,
        "base name of the append-only files", &ApplyName},
-      {"appenddirname", kS, false, "appendonlydir", 0, 0, nullptr,
+      {"appenddirname", kS, false, true, "appendonlydir", 0, 0, nullptr,
        "folder (inside dir) holding the append-only files", &ApplyName},
-      {"appendfsync", PLINTH_OPT_ENUM, true, "everysec", 0, 0, "always|everysec|no",
+      {"appendfsync", PLINTH_OPT_ENUM, true, false, "everysec", 0, 0, "always|everysec|no",
        "when the AOF is fsynced: always, everysec (background thread) or no", &ApplyFsync},
-      {"no-appendfsync-on-rewrite", kB, true, "no", 0, 0, nullptr,
+      {"no-appendfsync-on-rewrite", kB, true, false, "no", 0, 0, nullptr,
        "skip everysec fsyncs while a snapshot child runs", &ApplyNoFsyncOnRewrite},
-      {"auto-aof-rewrite-percentage", PLINTH_OPT_INT, true, "100", 0, INT32_MAX, nullptr,
+      {"auto-aof-rewrite-percentage", PLINTH_OPT_INT, true, false, "100", 0, INT32_MAX, nullptr,
        "rewrite when the AOF grew this much (percent) since the last rewrite; 0: never",
        &ApplyPercentage},
-      {"auto-aof-rewrite-min-size", PLINTH_OPT_MEMORY, true, "64mb", 0, INT64_MAX, nullptr,
+      {"auto-aof-rewrite-min-size", PLINTH_OPT_MEMORY, true, false, "64mb", 0, INT64_MAX, nullptr,
        "no automatic rewrite below this AOF size", &ApplyMinSize},
-      {"aof-load-truncated", kB, true, "yes", 0, 0, nullptr,
+      {"aof-load-truncated", kB, true, false, "yes", 0, 0, nullptr,
        "load a truncated AOF tail (and cut it off) instead of refusing to start",
        &ApplyLoadTruncated},
-      {"aof-use-rdb-preamble", kB, true, "yes", 0, 0, nullptr,
+      {"aof-use-rdb-preamble", kB, true, false, "yes", 0, 0, nullptr,
        "write the rewritten base as RDB instead of commands", &ApplyPreamble},
-      {"aof-timestamp-enabled", kB, true, "no", 0, 0, nullptr, "write #TS annotations into the AOF",
-       &ApplyTimestamp},
-      {"aof-rewrite-incremental-fsync", kB, true, "yes", 0, 0, nullptr,
+      {"aof-timestamp-enabled", kB, true, false, "no", 0, 0, nullptr,
+       "write #TS annotations into the AOF", &ApplyTimestamp},
+      {"aof-rewrite-incremental-fsync", kB, true, false, "yes", 0, 0, nullptr,
        "fsync every 4 MB while writing a rewritten base", &ApplyIncrementalFsync},
   };
   for (const Def& d : defs) {
@@ -105,7 +106,8 @@ bool RegisterOptions(Aof* aof) {
     o.struct_size = sizeof o;
     o.name = d.name;
     o.type = d.type;
-    o.flags = PLINTH_OPT_GLOBAL_NAME | (d.mutable_ ? PLINTH_OPT_MUTABLE : 0u);
+    o.flags = PLINTH_OPT_GLOBAL_NAME | (d.mutable_ ? PLINTH_OPT_MUTABLE : 0u) |
+              (d.path ? PLINTH_OPT_PROTECTED : 0u);
     o.default_value = d.def;
     o.min = d.min;
     o.max = d.max;

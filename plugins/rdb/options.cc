@@ -55,9 +55,11 @@ const Options& Opts() { return g_options; }
 bool RegisterOptions(Options* o) {
   using sdk::RegisterOption;
   constexpr uint32_t kFlags = PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE;
-  o->dir = RegisterOption("dir", PLINTH_OPT_STRING, kFlags, ".", 0, 0,
+  // A path a client could point anywhere (Redis's protected configs).
+  constexpr uint32_t kPath = kFlags | PLINTH_OPT_PROTECTED;
+  o->dir = RegisterOption("dir", PLINTH_OPT_STRING, kPath, ".", 0, 0,
                           "the folder dump.rdb and the append-only folder live in", &ApplyDir);
-  o->dbfilename = RegisterOption("dbfilename", PLINTH_OPT_STRING, kFlags, "dump.rdb", 0, 0,
+  o->dbfilename = RegisterOption("dbfilename", PLINTH_OPT_STRING, kPath, "dump.rdb", 0, 0,
                                  "the RDB file's name inside dir", &ApplyFilename);
   o->save = RegisterOption("save", PLINTH_OPT_STRING, kFlags, "3600 1 300 100 60 10000", 0, 0,
                            "save points: \"<seconds> <changes>\" pairs, \"\" for none", &ApplySave);

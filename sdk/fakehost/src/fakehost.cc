@@ -138,6 +138,8 @@ struct FakeHost::Impl {
     std::string err;
     // A test runs DEBUG subcommands as Redis's test suite does (PLINTH_CMD_PROTECTED).
     core.options.SetPending("enable-debug-command", "yes");
+    // Protected options: a client's CONFIG SET only from a local client (SetClientLocal).
+    core.options.SetPending("enable-protected-configs", "local");
     core.RegisterOptions(&err);
     core.CreateDatabases();
     plinth_stream_consumer_spec_t spec{};
@@ -272,6 +274,11 @@ void FakeHost::SetClientProtocol(uint64_t client, int32_t version) {
   if (it != impl_->clients.end()) it->second->session.proto = version == 3 ? 3 : 2;
 }
 
+void FakeHost::SetClientLocal(uint64_t client, bool local) {
+  auto it = impl_->clients.find(client);
+  if (it != impl_->clients.end()) it->second->session.local = local;
+}
+
 bool FakeHost::HasCommand(std::string_view name) const {
   return impl_->core.registry.FindCommand(name) != nullptr;
 }
@@ -368,7 +375,7 @@ bool FakeHost::SetOption(std::string_view name, std::string_view value, std::str
     o.SetPending(std::string(name), std::string(value));
     return true;
   }
-  if (o.Set(name, value, true, &why)) return true;
+  if (o.Set(name, value, true, &why, /*protected_ok=*/true)) return true;
   if (error) *error = why;
   return false;
 }

@@ -98,6 +98,66 @@ TEST_CASE("abi compat: a 1.0 command, option, INFO section and type work in the 
   CHECK(FakeHost::LiveValues() == live_before);
 }
 
+TEST_CASE("abi compat: a 1.0 option with a flag bit 1.0 does not define loads and works") {
+  FakeHost host;
+  host.SetOption("compat_command.loose", "3");  // as --compat_command.loose 3
+  REQUIRE_MESSAGE(host.LoadFile(Fixture("command")), host.LoadError());
+  CHECK(host.GetOption("compat_command.loose") == "3");
+  REQUIRE_MESSAGE(host.LoadFile(Plugin("server")), host.LoadError());
+  const uint64_t remote = host.AddClient();  // not local: the bit did not make it protected
+  CHECK(host.CallAs(remote, {"CONFIG", "SET", "compat_command.loose", "4"})->str == "OK");
+  CHECK(host.GetOption("compat_command.loose") == "4");
+}
+
+namespace {
+
+// A 1.2 plugin whose option names a path and says so (PLINTH_OPT_PROTECTED).
+int32_t ProtectedInit(plinth_plugin_t* self, const plinth_host_api_t* api) {
+  plinth_option_spec_t o{};
+  o.struct_size = sizeof o;
+  o.name = "spool-dir";
+  o.type = PLINTH_OPT_STRING;
+  o.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_PROTECTED;
+  o.default_value = "/var/spool/p";
+  o.description = "where files go";
+  return api->option_register(self, &o) ? PLINTH_OK : PLINTH_ERR;
+}
+const plinth_plugin_descriptor_t kProtected = {sizeof(plinth_plugin_descriptor_t),
+                                               PLINTH_ABI_MAJOR,
+                                               2,
+                                               0,
+                                               "prot",
+                                               "1",
+                                               "an option with PLINTH_OPT_PROTECTED",
+                                               ProtectedInit,
+                                               nullptr,
+                                               {nullptr, nullptr, nullptr, nullptr}};
+
+}  // namespace
+
+TEST_CASE(
+    "abi 1.2: a plugin's protected option is refused to clients enable-protected-configs "
+    "does not allow") {
+  FakeHost host;  // enable-protected-configs local
+  host.SetOption("prot.spool-dir", "/srv/spool");
+  REQUIRE_MESSAGE(host.Load(&kProtected, "prot"), host.LoadError());
+  CHECK(host.GetOption("prot.spool-dir") == "/srv/spool");  // the config may
+  REQUIRE_MESSAGE(host.LoadFile(Plugin("server")), host.LoadError());
+  const uint64_t remote = host.AddClient(), local = host.AddClient();
+  host.SetClientLocal(local, true);
+  CHECK(host.CallAs(remote, {"CONFIG", "SET", "prot.spool-dir", "/tmp"})->str ==
+        "ERR CONFIG SET failed (possibly related to argument 'prot.spool-dir') - can't set "
+        "protected config");
+  CHECK(host.GetOption("prot.spool-dir") == "/srv/spool");
+  CHECK(host.CallAs(local, {"CONFIG", "SET", "prot.spool-dir", "/tmp"})->str == "OK");
+  CHECK(host.GetOption("prot.spool-dir") == "/tmp");
+  // The setting itself is immutable, as in Redis.
+  CHECK(host.CallAs(local, {"CONFIG", "SET", "enable-protected-configs", "yes"})->str ==
+        "ERR CONFIG SET failed (possibly related to argument 'enable-protected-configs') - "
+        "can't set immutable config");
+  CHECK(host.GetOption("enable-protected-configs") == "local");
+}
+
 TEST_CASE("abi compat: a 1.0 plugin runs commands through call_command in the fake host") {
   FakeHost host;
   REQUIRE_MESSAGE(host.LoadFile(Plugin("strings")), host.LoadError());

@@ -124,3 +124,39 @@ TEST_CASE("options: a plugin takes over a host placeholder and gets its configur
   CHECK(handle->int_value == 1);
   CHECK_FALSE(o.Register(&real, "other", &err));
 }
+
+TEST_CASE("options: a protected option is set from the config only, unless the caller may") {
+  Options o;
+  std::string err;
+  auto dir = Spec("dir", PLINTH_OPT_STRING, ".",
+                  PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE | PLINTH_OPT_PROTECTED);
+  auto fixed =
+      Spec("logfile", PLINTH_OPT_STRING, "", PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_PROTECTED);
+  o.SetPending("dir", "/var/lib/plinth");
+  REQUIRE(o.Register(&dir, "rdb", &err));
+  REQUIRE(o.Register(&fixed, "host", &err));
+  CHECK(o.Find("dir")->value == "/var/lib/plinth");  // the config file may
+  CHECK(o.Set("dir", "/srv", false, &err));          // and so may the host itself
+  CHECK_FALSE(o.Set("dir", "/tmp", true, &err));     // CONFIG SET by a client may not
+  CHECK(err == "can't set protected config");
+  CHECK(o.Find("dir")->value == "/srv");
+  CHECK(o.Set("DIR", "/tmp", true, &err, true));  // enable-protected-configs allows this one
+  CHECK(o.Find("dir")->value == "/tmp");
+  // Immutable and protected: Redis says immutable.
+  CHECK_FALSE(o.Set("logfile", "/tmp/x", true, &err, true));
+  CHECK(err == "can't set immutable config");
+}
+
+TEST_CASE("options: bits a plugin sets that no ABI minor defines change nothing") {
+  Options o;
+  std::string err;
+  o.SetPending("p.loose", "7");
+  // 0x100: undefined; 0x80000000: the host-only placeholder bit, which a plugin cannot claim.
+  auto loose = Spec("loose", PLINTH_OPT_INT, "1", PLINTH_OPT_MUTABLE | 0x100u | 0x80000000u);
+  REQUIRE(o.Register(&loose, "p", &err));
+  CHECK(o.Find("p.loose")->int_value == 7);  // a placeholder would have left it pending
+  CHECK(o.Find("p.loose")->flags == PLINTH_OPT_MUTABLE);
+  CHECK(o.UnusedPending().empty());
+  CHECK(o.Set("p.loose", "9", true, &err));
+  CHECK(o.Find("p.loose")->int_value == 9);
+}

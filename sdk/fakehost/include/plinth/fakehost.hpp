@@ -184,9 +184,12 @@ class FakeHost {
 
   // Before the option is registered: records the configured value, as --name value would;
   // option_register then validates and applies it. Afterwards: behaves like CONFIG SET
-  // (the option must be mutable; the value is validated and applied). Returns false with a
-  // reason in *error on failure. The fake host starts with enable-debug-command "yes", so
-  // PLINTH_CMD_PROTECTED commands (DEBUG) run, as in Redis's test suite.
+  // (the option must be mutable; the value is validated and applied) by the test itself, which
+  // may set PLINTH_OPT_PROTECTED options too. Returns false with a reason in *error on failure.
+  // The fake host starts with enable-debug-command "yes", so PLINTH_CMD_PROTECTED commands
+  // (DEBUG) run, as in Redis's test suite, and enable-protected-configs "local": a client's
+  // CONFIG SET (config_set) of a protected option is refused ("can't set protected config")
+  // unless SetClientLocal made it local.
   bool SetOption(std::string_view name, std::string_view value, std::string* error = nullptr);
   // The current text of a registered option, or nullopt.
   std::optional<std::string> GetOption(std::string_view name) const;
@@ -225,6 +228,9 @@ class FakeHost {
   void CloseClient(uint64_t client);
   // Sets a client's protocol version (2 or 3).
   void SetClientProtocol(uint64_t client, int32_t version);
+  // Whether a client counts as local (loopback or unix socket; default: not), which
+  // enable-protected-configs "local" and enable-debug-command "local" allow.
+  void SetClientLocal(uint64_t client, bool local);
 
   // -- the client and the server --
 

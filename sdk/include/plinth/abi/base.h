@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 #define PLINTH_ABI_MAJOR 1
-#define PLINTH_ABI_MINOR 1 /* this SDK's minor: the newest fields and functions it declares */
+#define PLINTH_ABI_MINOR 2 /* this SDK's minor: the newest fields and functions it declares */
 
 /* The oldest host minor the plugin needs, which its descriptor's abi_minor states. Define it
  * before including plinth/plugin.h to load into hosts older than this SDK; then test each

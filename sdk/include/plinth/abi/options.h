@@ -22,6 +22,13 @@ extern "C" {
 #define PLINTH_OPT_MUTABLE 0x1u     /* CONFIG SET may change it at run time */
 #define PLINTH_OPT_GLOBAL_NAME 0x2u /* registered under its bare (Redis) name, not plugin.name */
 #define PLINTH_OPT_SECRET 0x4u      /* value hidden in --help */
+/* since 1.2: names a file, a folder or anything a client could turn against the host (Redis's
+ * protected configs): CONFIG SET refuses it ("can't set protected config") unless the host's
+ * enable-protected-configs allows the client ("yes", or "local" for a loopback or unix-socket
+ * client); the config file and the command line always may. An older host ignores the bit, so
+ * a plugin that needs the refusal checks the host table's abi_minor >= 2. Bits no minor defines
+ * are ignored (a plugin setting them still loads). */
+#define PLINTH_OPT_PROTECTED 0x8u
 
 /* Apply callback: the option got a new, validated value: its normalised text (value, len) and
  * its number (INT and MEMORY: the value, BOOL: 0/1, ENUM: the word's index, STRING: 0). Returns
