@@ -122,15 +122,6 @@ void AclDefaultUser(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,
   core.acl.default_needs_auth = needs_auth != 0;
 }
 
-// Compares a and b in time that depends on their lengths only, not on where they differ.
-bool SecretEquals(std::string_view a, std::string_view b) {
-  const size_t n = a.size() > b.size() ? a.size() : b.size();
-  unsigned char diff = a.size() != b.size();
-  for (size_t i = 0; i < n; ++i)
-    diff |= static_cast<unsigned char>((i < a.size() ? a[i] : 0) ^ (i < b.size() ? b[i] : 0));
-  return diff == 0;
-}
-
 int32_t ClientAuthenticate(plinth_call_t* c, const char* user, size_t ulen, const char* pass,
                            size_t plen) {
   Core& core = *c->core;
@@ -153,7 +144,7 @@ int32_t ClientAuthenticate(plinth_call_t* c, const char* user, size_t ulen, cons
   const std::string_view want = o ? std::string_view(o->value) : std::string_view();
   if (user && std::string_view(user, ulen) != "default") return PLINTH_ERR;
   if (want.empty() && !user) return PLINTH_AUTH_NOPASS;
-  if (!want.empty() && !SecretEquals(want, std::string_view(pass, plen))) return PLINTH_ERR;
+  if (!want.empty() && !text::SecretEquals(want, std::string_view(pass, plen))) return PLINTH_ERR;
   s->authenticated = true;
   return PLINTH_OK;
 }

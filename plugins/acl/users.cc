@@ -15,14 +15,6 @@ bool IsHash(std::string_view h) {
          });
 }
 
-// Compares two hashes in time independent of where they differ.
-bool SameHash(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
 void RemoveHash(User& u, const std::string& h) {
   u.passwords.erase(std::remove(u.passwords.begin(), u.passwords.end(), h), u.passwords.end());
 }
@@ -163,7 +155,7 @@ bool Unrestricted(const User& u) {
 bool PasswordMatches(const User& u, std::string_view password) {
   const std::string h = PasswordHash(password);
   bool found = false;
-  for (const std::string& p : u.passwords) found |= SameHash(p, h);
+  for (const std::string& p : u.passwords) found |= text::SecretEquals(p, h);  // constant time
   return found;
 }
 

@@ -189,8 +189,25 @@ void Tracker::KeyChanged(std::string_view key, uint64_t writer) {
     if (key.substr(0, prefix.size()) == prefix) state.keys[std::string(key)] = writer;
   auto it = table_.find(std::string(key));
   if (it == table_.end()) return;
-  const std::vector<uint64_t> readers = std::move(it->second);
+  std::vector<uint64_t> readers = std::move(it->second);
   table_.erase(it);
+  InvalidateReaders(std::move(readers), std::string(key), writer);
+}
+
+size_t Tracker::Evict(size_t max, size_t effort) {
+  size_t done = 0;
+  for (; max > 0 && table_.size() > max && done < effort; ++done) {
+    auto it = table_.begin();
+    std::string key = it->first;
+    std::vector<uint64_t> readers = std::move(it->second);
+    table_.erase(it);
+    InvalidateReaders(std::move(readers), key, 0);
+  }
+  return done;
+}
+
+void Tracker::InvalidateReaders(std::vector<uint64_t> readers, const std::string& key,
+                                uint64_t writer) {
   for (uint64_t id : readers) {
     auto cit = clients_.find(id);
     if (cit == clients_.end()) continue;
@@ -199,9 +216,9 @@ void Tracker::KeyChanged(std::string_view key, uint64_t writer) {
     if (!t.on || t.bcast || (t.noloop && id == writer)) continue;
     if (id == writer) {
       if (t.pending.empty()) pending_++;
-      t.pending.emplace_back(std::string(key));
+      t.pending.emplace_back(key);
     } else {
-      Deliver(id, t, std::string(key));
+      Deliver(id, t, key);
     }
   }
 }

@@ -84,6 +84,10 @@ class Tracker {
   void Flushed(uint64_t writer);
   // Sends the BCAST followers the keys of their prefixes that changed since the last call.
   void Broadcast();
+  // tracking-table-max-keys: while more than max keys are remembered (max 0: no limit), forgets
+  // up to effort of them, each invalidated to its readers as if it changed (Redis 7.0), so
+  // their caches stay right. Returns how many it forgot.
+  size_t Evict(size_t max, size_t effort);
 
   // Clients tracking now; while none does and nothing is pending, the plugin hears nothing.
   size_t TrackingClients() const { return tracking_; }
@@ -97,6 +101,8 @@ class Tracker {
   };
   void Deliver(uint64_t id, ClientTracking& t, std::optional<std::string> key);
   void SendPending(uint64_t id, ClientTracking& t);
+  // The default-mode readers of key hear that it changed (writer, 0 for none: after its reply).
+  void InvalidateReaders(std::vector<uint64_t> readers, const std::string& key, uint64_t writer);
 
   InvalidationSink* sink_;
   std::unordered_map<uint64_t, ClientTracking> clients_;

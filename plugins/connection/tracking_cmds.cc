@@ -3,6 +3,7 @@
 // key change listener (writes, expiry, eviction, flushes), both on only while some client
 // tracks, so other commands pay nothing; a before-sleep hook for BCAST; a client listener
 // (closed clients, RESET). Invalidations go out through client_push. Main thread.
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <plinth/text.hpp>
@@ -22,6 +23,9 @@ using sdk::Host;
 namespace {
 
 constexpr std::string_view kChannel = "__redis__:invalidate";
+// Keys of the tracking table forgotten (and invalidated) per command or event-loop turn at
+// most, so that lowering tracking-table-max-keys never stalls the server in one go.
+constexpr size_t kEvictEffort = 1000;
 
 plinth_reply_item_t Item(uint32_t type, std::string_view s = {}, int64_t n = 0) {
   plinth_reply_item_t it{};
@@ -79,8 +83,9 @@ struct State {
   int64_t observer = -1;
   int64_t listener = -1;
   bool hooks_on = false;
-  int delivering = 0;            // inside a Tracker call that may push
-  std::vector<uint64_t> closed;  // clients closed meanwhile (a push over their limits)
+  const plinth_option_t* max_keys = nullptr;  // tracking-table-max-keys
+  int delivering = 0;                         // inside a Tracker call that may push
+  std::vector<uint64_t> closed;               // clients closed meanwhile (a push over their limits)
 };
 std::unique_ptr<State> g;
 
@@ -131,11 +136,25 @@ void RememberKeys(const plinth_command_event_t* ev) {
   }
 }
 
+size_t MaxKeys() {
+  const int64_t max = g->max_keys ? sdk::OptionInt(g->max_keys, 1000000) : 1000000;
+  return max > 0 ? static_cast<size_t>(max) : 0;
+}
+
+// Keeps the table within tracking-table-max-keys (Redis's trackingLimitUsedSlots).
+void Limit() {
+  const size_t max = MaxKeys();
+  if (max > 0 && g->tracker.TrackedKeys() > max) g->tracker.Evict(max, kEvictEffort);
+}
+
 void OnCommand(void*, const plinth_command_event_t* ev) {
   if (!g || !g->tracker.Find(ev->client_id)) return;
   Delivering([ev] {
     const std::string_view name = ev->name;
-    if (g->tracker.WantsKeys(ev->client_id) && !ReadOnlyScript(name)) RememberKeys(ev);
+    if (g->tracker.WantsKeys(ev->client_id) && !ReadOnlyScript(name)) {
+      RememberKeys(ev);
+      Limit();
+    }
     g->tracker.CommandDone(ev->client_id, {name, (ev->flags & PLINTH_EVENT_NESTED) != 0});
   });
 }
@@ -152,7 +171,11 @@ void OnKeyChange(void*, int32_t, const char* key, size_t klen, uint64_t client_i
 }
 
 void OnBeforeSleep(void*) {
-  if (g && g->tracker.TrackingClients() > 0) Delivering([] { g->tracker.Broadcast(); });
+  if (!g || g->tracker.TrackingClients() == 0) return;
+  Delivering([] {
+    g->tracker.Broadcast();
+    Limit();  // what a lowered limit left over
+  });
 }
 
 void OnClientEvent(void*, uint64_t id, uint32_t event) {
@@ -215,6 +238,12 @@ void TrackingInfo(Call& c) {
 bool SetupTracking() {
   const plinth_host_api_t* api = Host::api;
   g = std::make_unique<State>();
+  g->max_keys = sdk::RegisterOption(
+      "tracking-table-max-keys", PLINTH_OPT_INT, PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE,
+      "1000000", 0, INT64_MAX,
+      "keys the CLIENT TRACKING table remembers at most (0: no limit); past it, keys are "
+      "forgotten and invalidated to their readers");
+  if (!g->max_keys) return false;
   if (!PLINTH_HAS(api, client_info_int)) return true;  // an older host: CLIENT TRACKING refuses
   g->observer = api->command_observer_register(Host::self, OnCommand, nullptr, -1);
   g->listener = api->key_change_listener_register(Host::self, OnKeyChange, nullptr);

@@ -367,3 +367,17 @@ TEST_CASE("text: QuoteRepr quotes bytes the way redis-cli prints them") {
   CHECK(QuoteRepr("\n\r\t\a\b") == "\"\\n\\r\\t\\a\\b\"");
   CHECK(QuoteRepr(std::string_view("\x00\x7f\xff", 3)) == "\"\\x00\\x7f\\xff\"");
 }
+
+TEST_CASE("text: SecretEquals is byte equality, lengths included") {
+  using plinth::text::SecretEquals;
+  CHECK(SecretEquals("", ""));
+  CHECK(SecretEquals("s3cret", "s3cret"));
+  CHECK(SecretEquals(std::string_view("a\0b", 3), std::string_view("a\0b", 3)));
+  CHECK_FALSE(SecretEquals("s3cret", "s3creT"));
+  CHECK_FALSE(SecretEquals("s3cret", "x3cret"));
+  CHECK_FALSE(SecretEquals("s3cret", "s3cre"));  // a prefix
+  CHECK_FALSE(SecretEquals("s3cre", "s3cret"));  // longer
+  CHECK_FALSE(SecretEquals("", "x"));
+  CHECK_FALSE(SecretEquals(std::string_view("ab\0", 3), "ab"));  // trailing NUL counts
+  CHECK_FALSE(SecretEquals("AB", "ab"));                         // case counts
+}

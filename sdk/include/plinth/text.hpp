@@ -54,6 +54,23 @@ inline bool EqualsNoCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// ---- Secrets ---------------------------------------------------------------------------------
+
+// True when a and b are the same bytes, compared in time that depends on their lengths only,
+// never on where they first differ: for passwords and password hashes (AUTH, ACL users), so
+// that timing a refusal says nothing about how much of a guess was right. THREAD: any.
+inline bool SecretEquals(std::string_view a, std::string_view b) {
+  const size_t n = a.size() > b.size() ? a.size() : b.size();
+  // volatile: every byte is compared, the compiler cannot stop at the first difference.
+  volatile unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char x = static_cast<unsigned char>(i < a.size() ? a[i] : 0);
+    const unsigned char y = static_cast<unsigned char>(i < b.size() ? b[i] : 0);
+    diff = static_cast<unsigned char>(diff | (x ^ y));
+  }
+  return diff == 0;
+}
+
 // ---- Decimal integers ------------------------------------------------------------------------
 
 namespace detail {

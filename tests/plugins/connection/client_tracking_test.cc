@@ -3,7 +3,9 @@
 // ("r key [key ...]"), a flush of the client's database ("fl") and a subscription ("sub").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <plinth/fakehost.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -338,4 +340,38 @@ TEST_CASE("client tracking: Redis 7.0's errors and replies") {
   CHECK(one({"client", "getredir"}) == "(integer) 0");
   CHECK(one({"reset"}) == "RESET");  // RESET turns tracking off
   CHECK(one({"client", "getredir"}) == "(integer) -1");
+}
+
+TEST_CASE("client tracking: past tracking-table-max-keys, keys are forgotten and invalidated") {
+  Fixture f;
+  CHECK(f.host.GetOption("tracking-table-max-keys") == "1000000");  // Redis's default
+  REQUIRE(f.host.SetOption("tracking-table-max-keys", "2"));
+  const uint64_t a = f.Client(), b = f.Client();
+  CHECK(f.Run(a, {"client", "tracking", "on"}) == Fixture::Lines{"OK"});
+  const Fixture::Lines got = f.Run(a, {"r", "k1", "k2", "k3", "k4", "k5"});
+  // The reply, and one invalidation for each of the three keys the table could not keep.
+  std::set<std::string> evicted;
+  for (const std::string& line : got) {
+    if (line.rfind("invalidate [", 0) == 0) evicted.insert(line.substr(12, line.size() - 13));
+  }
+  CHECK(std::count(got.begin(), got.end(), "(integer) 0") == 1);
+  CHECK(got.size() == 4);
+  CHECK(evicted.size() == 3);
+  // Only the two kept keys are still tracked: a write to an evicted one says nothing more.
+  int heard = 0;
+  for (const char* k : {"k1", "k2", "k3", "k4", "k5"}) {
+    CAPTURE(k);
+    CHECK(f.Run(b, {"w", k, "1"}) == Fixture::Lines{"OK"});
+    const Fixture::Lines pushed = f.Pushed(a);
+    if (evicted.count(k)) {
+      CHECK(pushed.empty());
+    } else {
+      CHECK(pushed == Fixture::Lines{"invalidate [" + std::string(k) + "]"});
+      heard++;
+    }
+  }
+  CHECK(heard == 2);
+  // 0: no limit.
+  REQUIRE(f.host.SetOption("tracking-table-max-keys", "0"));
+  CHECK(f.Run(a, {"r", "k1", "k2", "k3", "k4", "k5"}) == Fixture::Lines{"(integer) 5"});
 }
