@@ -91,6 +91,8 @@ void Replica::Impl::Follow(const std::string& new_host, int new_port) {
   state = ReplState::kConnect;
   down_since_ms = 0;
   next_connect_ms = 0;
+  sync_failures = 0;
+  sync_error.clear();
   if (!was_replica) {
     api->server_expiry_passive(self, 1);
     r.primary->RoleChanged();
@@ -302,6 +304,9 @@ void Replica::InfoFields(plinth_info_t* info) {
   }
   if (!up)
     i("master_link_down_since_seconds", m.down_since_ms ? (now - m.down_since_ms) / 1000 : -1);
+  // Plinth's: why full syncs keep failing (the replica then waits longer between tries).
+  i("master_sync_consecutive_failures", m.sync_failures);
+  s("master_sync_last_error", m.sync_error);
   i("slave_priority", sdk::OptionInt(m.r.opts.replica_priority, 100));
   i("slave_read_only", m.read_only);
   i("replica_announced", sdk::OptionInt(m.r.opts.replica_announced, 1));

@@ -45,6 +45,10 @@ struct Replica::Impl {
   void OnCommands(std::vector<StreamCommand> commands);
   void OnProgress(uint64_t read, int64_t total);
   void OnDown(const std::string& reason);
+  // The wait before the next connection: 1 s, or after a full sync that failed (the primary
+  // could not produce it, the payload broke off, it did not load) 1 s doubling to 60 s, with
+  // the reason kept for INFO and logged.
+  int64_t RetryDelayMs(bool sync_failed, const std::string& why);
   LinkEvents Events();
   // Loads the next slice of the full sync's file (a loop task until done).
   void LoadSlice();
@@ -101,6 +105,8 @@ struct Replica::Impl {
   int64_t last_ack_ms = 0;
   uint64_t pings = 0;
   uint64_t apply_errors = 0;
+  uint32_t sync_failures = 0;  // full syncs failed in a row (reset by a sync that worked)
+  std::string sync_error;      // the last one's reason (INFO master_sync_last_error)
   bool offset_warned = false;
 
   // The refusals this replica set (server_refuse), to set and lift each once.

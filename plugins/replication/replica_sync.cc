@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,7 @@ namespace {
 
 constexpr uint64_t kKeysPerSlice = 20000;
 constexpr int64_t kRetryMs = 1000;
+constexpr int64_t kMaxSyncRetryMs = 60000;
 constexpr uint64_t kLoggedErrors = 10;  // errors of applied commands logged, then only counted
 constexpr const char* kNoReplId = "0000000000000000000000000000000000000000";
 
@@ -107,7 +109,7 @@ void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
     Log(PLINTH_LOG_WARNING, "MASTER <-> REPLICA sync: " + why);
     link.reset();
     state = ReplState::kConnect;
-    next_connect_ms = NowMs() + kRetryMs;
+    next_connect_ms = NowMs() + RetryDelayMs(true, why);
     UpdateRefusals();
     return;
   }
@@ -129,11 +131,12 @@ void Replica::Impl::LoadSlice() {
     case rdb::KeyspaceLoader::Status::kDone:
       return FinishLoad();
     case rdb::KeyspaceLoader::Status::kError: {
-      AbortLoad("Failed trying to load the MASTER synchronization DB from disk: " +
-                loader->error());
+      const std::string why =
+          "Failed trying to load the MASTER synchronization DB from disk: " + loader->error();
+      AbortLoad(why);
       link.reset();
       state = ReplState::kConnect;
-      next_connect_ms = NowMs() + kRetryMs;
+      next_connect_ms = NowMs() + RetryDelayMs(true, why);
       UpdateRefusals();
       return;
     }
@@ -178,6 +181,8 @@ void Replica::Impl::FinishLoad() {
   // A link that went down meanwhile is retried by Cron, with PSYNC from what is applied here.
   state = link ? ReplState::kConnected : ReplState::kConnect;
   last_ack_ms = 0;
+  sync_failures = 0;
+  sync_error.clear();
   UpdateRefusals();
   std::vector<StreamCommand> q = std::move(queued);
   queued = {};
@@ -198,6 +203,8 @@ void Replica::Impl::OnPartialSync(const std::string& replid) {
   read_offset = r.offset;
   state = ReplState::kConnected;
   last_ack_ms = 0;
+  sync_failures = 0;
+  sync_error.clear();
   UpdateRefusals();
   if (failover_psync) {
     failover_psync = false;
@@ -273,8 +280,23 @@ void Replica::Impl::Apply(const StreamCommand* commands, size_t n) {
   if (getack && link) link->Ack(r.offset);
 }
 
+int64_t Replica::Impl::RetryDelayMs(bool sync_failed, const std::string& why) {
+  if (!sync_failed) return kRetryMs;
+  ++sync_failures;
+  sync_error = why;  // one INFO line: control bytes (a key's name) become '?'
+  for (char& ch : sync_error)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+  const int64_t delay =
+      std::min<int64_t>(kMaxSyncRetryMs, kRetryMs << std::min<uint32_t>(sync_failures - 1, 6));
+  Log(PLINTH_LOG_WARNING, "MASTER <-> REPLICA sync failed (" + std::to_string(sync_failures) +
+                              " in a row): " + why + "; next try in " +
+                              std::to_string(delay / 1000) + " s");
+  return delay;
+}
+
 void Replica::Impl::OnDown(const std::string& reason) {
   const bool was_up = state == ReplState::kConnected;
+  const bool sync_failed = state == ReplState::kSync && !loading;
   Log(PLINTH_LOG_WARNING,
       (was_up ? "Connection with master lost: "
               : "Replication link to " + host + ":" + std::to_string(port) + " failed: ") +
@@ -286,7 +308,7 @@ void Replica::Impl::OnDown(const std::string& reason) {
     state = ReplState::kConnect;
     unlink(load_path.c_str());  // a snapshot cut short
   }
-  next_connect_ms = NowMs() + kRetryMs;
+  next_connect_ms = NowMs() + RetryDelayMs(sync_failed, reason);
   UpdateRefusals();
   // FAILOVER's PSYNC to its target failed: the failover aborts (this server is a primary
   // again).

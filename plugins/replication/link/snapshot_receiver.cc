@@ -35,6 +35,9 @@ std::string SnapshotReceiver::Receive(const std::string& path, bool* eof_mark) {
   std::string line;
   std::string reason = io_->ReadLine(fd_, in_, &line);
   if (!reason.empty()) return "snapshot: " + reason;
+  // A primary that cannot produce the snapshot says why instead of the payload (as Redis's
+  // replicas read it).
+  if (line[0] == '-') return "MASTER aborted replication with an error: " + line.substr(1, 200);
   std::string mark;
   uint64_t total = 0;
   if (line.compare(0, 5, "$EOF:") == 0) {
