@@ -2,8 +2,8 @@
 # Installs what is missing, builds, and runs every test: an ASan+UBSan build of the tests and
 # 120 s of the command fuzzer against its server, the threaded tests and the server's integration
 # suite with IO threads under TSan and with the condition-variable parker, fuzz runs of the RESP,
-# RDB, AOF and replication stream parsers, then the normal build and its full test suite (last,
-# so the closing ctest line counts every test).
+# RDB, AOF, AOF manifest and replication stream parsers, then the normal build and its full test
+# suite (last, so the closing ctest line counts every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh test
@@ -56,19 +56,21 @@ LD_LIBRARY_PATH=$PWD/build-condvar/tests/rdma_fabric/lib build-condvar/tests/rdm
   --plinth-io-threads=3
 
 echo "== Fuzzing the parsers of untrusted bytes: RESP (45 s), RDB and AOF files (20 s each)," \
-  "the replication stream (15 s), msgpack and struct input of scripts (15 s)"
+  "the AOF manifest, the replication stream, msgpack and struct input of scripts (15 s each)"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPLINTH_FUZZ=ON -DPLINTH_BUILD_BENCH=OFF \
   >/dev/null
 cmake --build build-fuzz -j"$jobs" --target resp_parser_fuzz rdb_reader_fuzz aof_parser_fuzz \
-  repl_stream_fuzz lua_msgpack_fuzz
+  aof_manifest_fuzz repl_stream_fuzz lua_msgpack_fuzz
 mkdir -p build-fuzz/corpus build-fuzz/corpus-rdb build-fuzz/corpus-aof build-fuzz/corpus-repl \
-  build-fuzz/corpus-lua
+  build-fuzz/corpus-lua build-fuzz/corpus-manifest
 build-fuzz/tests/fuzz/resp_parser_fuzz -max_total_time=45 -dict=tests/fuzz/resp.dict \
   -print_final_stats=1 build-fuzz/corpus tests/fuzz/corpus/resp 2>&1 | tail -n 15
 build-fuzz/tests/fuzz/rdb_reader_fuzz -max_total_time=20 -print_final_stats=1 \
   build-fuzz/corpus-rdb tests/fuzz/corpus/rdb 2>&1 | tail -n 15
 build-fuzz/tests/fuzz/aof_parser_fuzz -max_total_time=20 -print_final_stats=1 \
   build-fuzz/corpus-aof tests/fuzz/corpus/aof 2>&1 | tail -n 15
+build-fuzz/tests/fuzz/aof_manifest_fuzz -max_total_time=15 -dict=tests/fuzz/manifest.dict \
+  -print_final_stats=1 build-fuzz/corpus-manifest tests/fuzz/corpus/manifest 2>&1 | tail -n 15
 build-fuzz/tests/fuzz/repl_stream_fuzz -max_total_time=15 -dict=tests/fuzz/resp.dict \
   -print_final_stats=1 build-fuzz/corpus-repl tests/fuzz/corpus/repl 2>&1 | tail -n 15
 build-fuzz/tests/fuzz/lua_msgpack_fuzz -max_total_time=15 -print_final_stats=1 \
