@@ -78,6 +78,7 @@ void Primary::Impl::MaybeStartSync(int64_t now_ms) {
   }
   if (waiting == 0) return;
   if (child || api->fork_active(self)) return;  // the cron asks again
+  if (now_ms < sync_retry_at_ms) return;        // backing off after a failed snapshot
   const bool diskless_opt = Opt(r.opts.repl_diskless_sync, 1) != 0;
   if (diskless_opt) {  // wait a little for more replicas to share the child
     const int64_t delay_ms = Opt(r.opts.repl_diskless_sync_delay, 5) * 1000;
@@ -104,7 +105,7 @@ bool Primary::Impl::StartSync(bool diskless) {
   int pipe_fds[2] = {-1, -1};
   if (diskless) {
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-      Log(PLINTH_LOG_WARNING, "Can't create the full sync pipe: %s", std::strerror(errno));
+      NoteSyncFailure(std::string("can't create the full sync pipe: ") + std::strerror(errno));
       return false;
     }
     job->mark = NewReplId();
@@ -118,8 +119,7 @@ bool Primary::Impl::StartSync(bool diskless) {
         dir + "/temp-repl-" + std::to_string(getpid()) + "-" + std::to_string(++seq) + ".rdb";
     fd = open(job->path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-      Log(PLINTH_LOG_WARNING, "Can't open %s for a full sync: %s", job->path.c_str(),
-          std::strerror(errno));
+      NoteSyncFailure("can't open " + job->path + " for a full sync: " + std::strerror(errno));
       job->path.clear();
       return false;
     }
@@ -140,7 +140,7 @@ bool Primary::Impl::StartSync(bool diskless) {
   if (pid < 0) {
     if (diskless) close(pipe_fds[0]);
     if (fork_errno != EBUSY)
-      Log(PLINTH_LOG_WARNING, "Can't fork for a full sync: %s", std::strerror(fork_errno));
+      NoteSyncFailure(std::string("can't fork for a full sync: ") + std::strerror(fork_errno));
     return false;  // the job's destructor removes the file; the cron retries
   }
   if (diskless) {
@@ -167,10 +167,27 @@ bool Primary::Impl::StartSync(bool diskless) {
   return true;
 }
 
-void Primary::Impl::FailJob(const std::shared_ptr<SyncJob>& job) {
+void Primary::Impl::NoteSyncFailure(const std::string& why) {
+  ++sync_failures;
+  sync_error = why;
+  const int64_t delay =
+      std::min<int64_t>(60000, int64_t{1000} << std::min<uint32_t>(sync_failures - 1, 6));
+  sync_retry_at_ms = NowMs() + delay;
+  Log(PLINTH_LOG_WARNING, "Full sync snapshot failed (%u in a row): %s; next try in %lld s",
+      sync_failures, why.c_str(), static_cast<long long>(delay / 1000));
+}
+
+void Primary::Impl::NoteSyncSuccess() {
+  sync_failures = 0;
+  sync_error.clear();
+  sync_retry_at_ms = 0;
+}
+
+void Primary::Impl::FailJob(const std::shared_ptr<SyncJob>& job, bool counts) {
   const std::string why = job->reason && job->reason[0]
                               ? std::string("can't produce the snapshot: ") + job->reason
                               : std::string("can't produce the snapshot");
+  if (counts) NoteSyncFailure(why);
   for (auto& [id, l] : links) {
     if (l->job != job) continue;
     Log(PLINTH_LOG_WARNING, "Full sync of replica %s:%d failed (%s): closing it", l->ip.c_str(),
@@ -213,6 +230,7 @@ void Primary::Impl::ReapChild() {
   Log(ok ? PLINTH_LOG_NOTICE : PLINTH_LOG_WARNING, "Full sync snapshot %s (%llu bytes)",
       ok ? "written to disk" : "failed", static_cast<unsigned long long>(job->size));
   if (!ok) return FailJob(job);
+  NoteSyncSuccess();
   for (auto& [id, l] : links)
     if (l->job == job && !l->closed) l->state = LinkState::kSendBulk;
   PumpFiles();
@@ -241,7 +259,8 @@ void Primary::Impl::PumpPipe() {
   if (j.pid > 0 || (!j.pipe_eof && !to.empty())) return;
   // The child is done and the pipe drained (or nobody listens any more).
   std::shared_ptr<SyncJob> job = std::move(child);
-  if (!job->child_ok || !job->pipe_eof) return FailJob(job);
+  if (!job->child_ok || !job->pipe_eof) return FailJob(job, !to.empty());
+  NoteSyncSuccess();
   for (ReplicaLink* l : to) {
     if (l->closed) continue;
     if (!Write(*l, job->mark)) continue;

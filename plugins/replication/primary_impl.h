@@ -102,6 +102,11 @@ struct Primary::Impl {
   int64_t last_ping_ms = 0;
   int64_t last_newline_ms = 0;
   uint64_t sync_full = 0, sync_partial_ok = 0, sync_partial_err = 0;
+  // Snapshots that failed in a row (fork, file, child), the last reason, and no fork before
+  // sync_retry_at_ms (1 s doubling to 60 s; waiting replicas keep hearing the keepalive).
+  uint32_t sync_failures = 0;
+  std::string sync_error;
+  int64_t sync_retry_at_ms = 0;
 
   // primary.cc
   void Log(uint32_t level, const char* fmt, ...) const __attribute__((format(printf, 3, 4)));
@@ -129,7 +134,12 @@ struct Primary::Impl {
   void ReapChild();
   void PumpPipe();   // diskless: child's bytes to its replicas
   void PumpFiles();  // disk: file chunks to replicas as their output drains
-  void FailJob(const std::shared_ptr<SyncJob>& job);
+  // Ends a failed job: its replicas are told (disk, before the payload) and closed. counts:
+  // the snapshot itself failed (not a child stopped because nobody listened any more).
+  void FailJob(const std::shared_ptr<SyncJob>& job, bool counts = true);
+  // A snapshot could not be made: INFO's reason, the log, and the wait before the next fork.
+  void NoteSyncFailure(const std::string& why);
+  void NoteSyncSuccess();
   void FinishPayload(ReplicaLink& l);
   void UpdateFastTimer();
 

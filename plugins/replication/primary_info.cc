@@ -39,6 +39,9 @@ void Primary::InfoFields(plinth_info_t* info) {
         static_cast<long long>((now - l->ack_ms) / 1000));
     a->info_field(info, name, value, std::min(static_cast<size_t>(len), sizeof value - 1));
   }
+  // Plinth's: snapshots for replicas that failed in a row, and the last one's reason.
+  a->info_field_int(info, "full_sync_consecutive_failures", m.sync_failures);
+  a->info_field(info, "full_sync_last_error", m.sync_error.data(), m.sync_error.size());
 }
 
 void Primary::BacklogFields(plinth_info_t* info) {

@@ -2,7 +2,8 @@
 primary holds a key of the nopersist fixture's type (no persisted form), so its snapshot child
 fails. The primary logs the reason and sends it to the replica instead of the payload; the
 replica shows it in INFO replication (master_sync_last_error), stays in ROLE's connect/sync
-states, and waits longer between tries (1 s doubling) instead of asking for a fork every second.
+states, and waits longer between tries (1 s doubling) instead of asking for a fork every second;
+the primary too waits longer between snapshots and shows why in INFO (full_sync_last_error).
 Once the key is gone the next try succeeds and clears it. Exits 77 when redis-py, the fixture or
 the replication plugin is missing. Run with /usr/bin/python3."""
 
@@ -45,6 +46,10 @@ def main():
         role = r.execute_command("ROLE")
         assert role[0] == b"slave" and role[3] in (b"connect", b"connecting", b"sync"), role
         assert "Full sync of replica" in primary.log() and "'bad'" in primary.log()
+        pinfo = p.info("replication")
+        assert pinfo["full_sync_consecutive_failures"] >= 1, pinfo
+        assert "'bad'" in str(pinfo["full_sync_last_error"]), pinfo
+        assert "next try in" in primary.log()
         assert "MASTER <-> REPLICA sync failed" in replica.log()
         # Tries at 0, +1 s, +3 s: at most 3 failures in the first 2.5 s (the old replica asked
         # again every second, forever, without saying why).
@@ -58,6 +63,8 @@ def main():
         assert info["master_sync_consecutive_failures"] == 0, info
         assert info.get("master_sync_last_error") in ("", None), info
         assert r.get("a") == b"1"
+        pinfo = p.info("replication")
+        assert pinfo["full_sync_consecutive_failures"] == 0, pinfo
     finally:
         problems = [s.stop_cleanly() for s in (replica, primary) if s]
     problems = [x for x in problems if x]
