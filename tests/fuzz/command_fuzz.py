@@ -41,7 +41,8 @@ POPULATE = [
 ]
 
 ACTIONS = [("single", 40), ("pipeline", 12), ("multi", 8), ("script", 8), ("blocking", 5),
-           ("pubsub", 3), ("hello", 4), ("disconnect", 3), ("function", 1), ("corpus", 2)]
+           ("pubsub", 3), ("hello", 4), ("disconnect", 3), ("function", 1), ("restore", 3),
+           ("corpus", 2)]
 
 
 def load_corpus(folder):
@@ -126,6 +127,8 @@ class Fuzzer:
             s.disconnect(i, [g.command() for _ in range(rng.randint(1, 4))], rng)
         elif what == "function":
             s.function(i, rng)
+        elif what == "restore":
+            s.restore(i, rng)
         elif what == "corpus" and self.corpus:
             name = rng.choice(sorted(self.corpus))
             act.replay(s, self.corpus[name])

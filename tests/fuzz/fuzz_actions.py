@@ -11,6 +11,7 @@ hung server."""
 import collections
 import time
 
+import fuzz_dump
 import fuzz_gen as gen
 import fuzz_resp as resp
 
@@ -184,6 +185,24 @@ class Session:
         self.send(j, [[rng.choice([b"PUBLISH", b"SPUBLISH"]), ch, b"p" * size]])
         if rng.random() < 0.3:
             self.send(i, [[rng.choice([b"UNSUBSCRIBE", b"PUNSUBSCRIBE", b"PING", b"RESET"])]])
+
+    def restore(self, i, rng):
+        """DUMP of a pool key, mutated (fuzz_dump), RESTOREd under another name or over the
+        key itself, then read whole by every type's reader, dumped again and deleted."""
+        typ = rng.choice(["string", "list", "hash", "set", "zset", "stream"])
+        key = rng.choice(gen.POOL[typ])
+        replies = self.send(i, [[b"DUMP", key]])
+        if not replies or replies[0][0] != "$" or replies[0][1] is None:
+            return
+        target = key if rng.random() < 0.3 else b"r:" + key
+        payload = fuzz_dump.mutate(replies[0][1], rng)
+        self.send(i, [[b"RESTORE", target, b"0", payload, b"REPLACE"], [b"TYPE", target],
+                      [b"OBJECT", b"ENCODING", target], [b"MEMORY", b"USAGE", target],
+                      [b"GET", target], [b"LRANGE", target, b"0", b"-1"],
+                      [b"HGETALL", target], [b"SMEMBERS", target],
+                      [b"ZRANGE", target, b"0", b"-1", b"WITHSCORES"],
+                      [b"XINFO", b"STREAM", target, b"FULL"], [b"XRANGE", target, b"-", b"+"],
+                      [b"DUMP", target]] + ([[b"DEL", target]] if target != key else []))
 
     def hello(self, i, rng):
         ver = rng.choice([b"2", b"3", b"3", b"1", b"4", b"-1"])
