@@ -93,7 +93,8 @@ class Command:
         self.arity, self.flags = arity, flags
         self.first, self.last, self.step = first, last, step
         self.args, self.group = None, ""
-        self.weight = 0.0 if name in EXCLUDED else RARE.get(name, 1.0)
+        excluded = name in EXCLUDED or name.split("|")[0] in EXCLUDED
+        self.weight = 0.0 if excluded else RARE.get(name, 1.0)
 
 
 def _map(value):

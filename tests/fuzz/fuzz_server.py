@@ -32,10 +32,10 @@ def _die_with_parent():
         pass
 
 
-def _with(env, name, extra):
-    """env[name] with the options in extra appended (the caller's own options come first)."""
-    have = env.get(name, "")
-    return (have + ":" if have else "") + extra
+def _with(env, name, defaults, forced):
+    """env[name] between defaults (the caller's options override them) and forced (they
+    override the caller's)."""
+    return ":".join(x for x in (defaults, env.get(name, ""), forced) if x)
 
 
 class Server:
@@ -75,9 +75,9 @@ class Server:
     def _spawn(self):
         env = dict(os.environ)
         san = os.path.join(self.workdir, "sanitizer")
-        env["ASAN_OPTIONS"] = _with(env, "ASAN_OPTIONS", "log_path=%s:detect_leaks=1" % san)
-        env["UBSAN_OPTIONS"] = _with(env, "UBSAN_OPTIONS",
-                                     "log_path=%s:print_stacktrace=1" % san)
+        env["ASAN_OPTIONS"] = _with(env, "ASAN_OPTIONS", "detect_leaks=1", "log_path=" + san)
+        env["UBSAN_OPTIONS"] = _with(env, "UBSAN_OPTIONS", "print_stacktrace=1",
+                                     "log_path=" + san)
         self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(self._argv(), stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, cwd=self.workdir, env=env,
