@@ -32,8 +32,9 @@ FLOATS = [b"inf", b"-inf", b"+inf", b"nan", b"-nan", b"1e308", b"-1e308", b"1e30
           b"+", b"1e", b".5", b"0x1p3"]
 STRINGS = [b"", b"a", b"x" * 64, b"\x00", b"\xff\xfe\x00\r\n", b"\r\n", b"*", b"?", b"[",
            b"\\", b"%s%n", b"\xc3\x28", b"*1\r\n$4\r\nPING\r\n", b"-1", b"0", b"ch:0",
-           b"__redis__:invalidate", b"__keyspace@0__:*"]
-PATTERNS = [b"*", b"s:*", b"[a-z]*", b"[", b"\\", b"*[", b"?*?*?*?*?*?*?*?*?*?*?*?*", b"[^a]", b""]
+           b"__redis__:invalidate", b"__keyspace@0__:*", b"a" * 3000]
+PATTERNS = [b"*", b"s:*", b"[a-z]*", b"[", b"\\", b"*[", b"?*?*?*?*?*?*?*?*?*?*?*?*", b"[^a]", b"",
+            b"*a" * 30 + b"*b", b"[" * 100, b"\\" * 101]
 TOKENS = [b"NX", b"XX", b"GT", b"LT", b"CH", b"INCR", b"COUNT", b"LIMIT", b"WITHSCORES",
           b"MATCH", b"TYPE", b"BLOCK", b"STREAMS", b"MAXLEN", b"MINID", b"~", b"=", b"*",
           b"-", b"+", b"$", b">", b"0-0", b"LEFT", b"RIGHT", b"BEFORE", b"AFTER", b"REV",
