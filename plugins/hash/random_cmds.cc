@@ -1,13 +1,13 @@
 // HRANDFIELD: one random field, or count of them (distinct when count > 0, with repeats when
 // count < 0), optionally WITHVALUES (pairs as two-element arrays in RESP3, flat in RESP2).
 #include <algorithm>
+#include <plinth/number.hpp>
 #include <plinth/text.hpp>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "access.h"
-#include "bounds.h"
 #include "commands.h"
 
 namespace plinth::hash {
@@ -95,12 +95,12 @@ void ReplyWithCount(const Call& c, int64_t l, bool withvalues) {
     c.Array(0);
     return;
   }
-  const uint64_t count = common::Magnitude(l);
+  const uint64_t count = number::Magnitude(l);
   if (l < 0) {
-    // Repeats allowed, so the hash's size does not bound the work: common::kMaxRepeatedPicks
+    // Repeats allowed, so the hash's size does not bound the work: number::kMaxRepeatedPicks
     // does. A listpack is walked once, not once per pick.
-    if (count > common::kMaxRepeatedPicks) {
-      c.Error(common::kErrTooManyPicks);
+    if (count > number::kMaxRepeatedPicks) {
+      c.Error(number::kErrTooManyPicks);
       return;
     }
     PairReply reply(c, withvalues, count);

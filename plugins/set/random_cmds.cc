@@ -2,11 +2,11 @@
 // uniform. SPOP propagates as one SREM per popped member, or as DEL when it pops the whole
 // set, as Redis 7.0 does.
 #include <numeric>
+#include <plinth/number.hpp>
 #include <plinth/text.hpp>
 #include <unordered_set>
 #include <vector>
 
-#include "bounds.h"
 #include "commands.h"
 #include "set_access.h"
 
@@ -114,9 +114,9 @@ void SRandMember(Call& c) {
   if (!set || count == 0) return c.Array(0);
   MemberBuf buf;
   if (count < 0) {
-    // Repeats allowed, so the set's size does not bound the work: common::kMaxRepeatedPicks does.
-    const uint64_t picks = common::Magnitude(count);
-    if (picks > common::kMaxRepeatedPicks) return c.Error(common::kErrTooManyPicks);
+    // Repeats allowed, so the set's size does not bound the work: number::kMaxRepeatedPicks does.
+    const uint64_t picks = number::Magnitude(count);
+    if (picks > number::kMaxRepeatedPicks) return c.Error(number::kErrTooManyPicks);
     c.Array(static_cast<int64_t>(picks));
     for (uint64_t k = 0; k < picks; ++k) c.Bulk(set->At(RandomBelow(set->Size()), &buf));
     return;

@@ -1,12 +1,12 @@
 // ZSCORE, ZMSCORE, ZCARD, ZCOUNT, ZLEXCOUNT, ZRANK, ZREVRANK and ZRANDMEMBER: read-only
 // commands that answer from one set.
 #include <plinth/keys.hpp>
+#include <plinth/number.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
 #include "access.h"
-#include "bounds.h"
 #include "commands.h"
 #include "random_pick.h"
 #include "ranges.h"
@@ -95,8 +95,8 @@ void RandMemberWithCount(const Call& c, const ZSet* z, int64_t count, bool withs
   const size_t n = z->Size();
   if (count < 0) {
     // Repeats allowed: exactly -count picks, so the set's size does not bound the work.
-    const uint64_t k = common::Magnitude(count);
-    if (k > common::kMaxRepeatedPicks) return c.Error(common::kErrTooManyPicks);
+    const uint64_t k = number::Magnitude(count);
+    if (k > number::kMaxRepeatedPicks) return c.Error(number::kErrTooManyPicks);
     const RankAccess access(*z);
     out.Begin(k);
     for (uint64_t i = 0; i < k; ++i) {

@@ -1,5 +1,6 @@
 // plinth/number.hpp - header-only C++17 float parsing and formatting with Redis's exact rules,
-// for plugins: string2ld and ld2string's human mode (INCRBYFLOAT, HINCRBYFLOAT).
+// for plugins: string2ld and ld2string's human mode (INCRBYFLOAT, HINCRBYFLOAT), and the bound
+// on repeated random picks (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER with a negative count).
 //
 // Standard library only, no ABI types. Every function is pure and THREAD: any (strtold and
 // snprintf read the C locale; the server never changes it from "C").
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +71,23 @@ inline std::string FormatLongDouble(long double v) {
   }
   if (buf == "-0") buf = "0";
   return buf;
+}
+
+// The most elements a negative count of SRANDMEMBER, HRANDFIELD or ZRANDMEMBER may ask for.
+// Such a count allows repeats, so the collection's size does not bound the reply: Redis 7.0
+// loops -count times, which for -9223372036854775807 never ends. 2^24 picks already build a
+// reply of at least 117 MiB (three times that WITHSCORES) in about a second.
+inline constexpr uint64_t kMaxRepeatedPicks = uint64_t{1} << 24;
+
+// The reply to a negative count past kMaxRepeatedPicks. It starts as Redis's own range errors
+// do, so clients that match "value is out of range" still match.
+inline constexpr std::string_view kErrTooManyPicks =
+    "ERR value is out of range, a negative count may repeat at most 16777216 elements";
+
+// |v| as an unsigned number; defined for INT64_MIN too (2^63), where -v would overflow.
+// THREAD: any.
+constexpr uint64_t Magnitude(int64_t v) {
+  return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
 }
 
 }  // namespace plinth::number
