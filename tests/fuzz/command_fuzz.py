@@ -69,7 +69,7 @@ class Fuzzer:
         self.corpus = {name: lines for name, lines in load_corpus(opts.corpus).items()
                        if name not in opts.exclude}
         self.findings = []
-        self.totals = {"executed": 0, "closes": 0, "stuck": 0, "steps": 0}
+        self.totals = {"executed": 0, "closes": 0, "stuck": 0, "huge": 0, "steps": 0}
         self.sent, self.ok = set(), set()
         self.server = self.session = None
 
@@ -98,6 +98,7 @@ class Fuzzer:
         self.totals["executed"] += s.executed
         self.totals["closes"] += s.closes
         self.totals["stuck"] += s.stuck
+        self.totals["huge"] += s.huge
         self.sent |= set(s.sent_names)
         self.ok |= s.ok_names
         self.session = None
@@ -273,9 +274,9 @@ class Fuzzer:
         t = self.totals
         print("command fuzz: seed %d, %d steps, %d commands executed, %d distinct commands "
               "sent, %d reached (a reply other than an error), %d connections closed by the "
-              "server, %d blocked clients dropped, %d findings" % (
+              "server, %d blocked clients and %d replies over 64 MiB dropped, %d findings" % (
                   self.opts.seed, t["steps"], t["executed"], len(self.sent), len(self.ok),
-                  t["closes"], t["stuck"], len(self.findings)), flush=True)
+                  t["closes"], t["stuck"], t["huge"], len(self.findings)), flush=True)
         for kind, first, base, short in self.findings:
             print("  %s: %s (%s)" % (kind, first[:200], base or "-"))
 

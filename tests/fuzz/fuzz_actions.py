@@ -49,7 +49,7 @@ class Session:
         self.current = None  # the connection the last logged event went to
         self.executed = 0
         self.sent_names, self.ok_names = collections.Counter(), set()
-        self.closes = self.stuck = 0
+        self.closes = self.stuck = self.huge = 0
 
     # ---- the event log ----
 
@@ -111,6 +111,11 @@ class Session:
                 self._after(i, name, args, kind, value)
                 replies.append((kind, value))
             return replies
+        except resp.TooBig:
+            self.huge += 1
+            self.log(i, "@close")
+            self.drop(i)
+            return None
         except resp.Closed:
             self.closes += 1
             self.drop(i)

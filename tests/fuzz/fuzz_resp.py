@@ -4,6 +4,7 @@ and the corpus line format (redis-cli-like quoting, \\xNN escapes, {c*N} repeats
 Python 3 standard library only; one thread per connection object."""
 
 import re
+import select
 import socket
 import time
 
@@ -23,7 +24,15 @@ class Closed(Exception):
 
 
 class Timeout(Exception):
-    """No whole reply arrived before the deadline."""
+    """No byte arrived for the whole timeout."""
+
+
+class TooBig(Closed):
+    """A reply grew past MAX_REPLY bytes: the fuzzer drops the connection rather than hold it
+    (a reply Redis would build too, such as ZRANDMEMBER of a huge member with a big count)."""
+
+
+MAX_REPLY = 64 << 20
 
 
 def _arg_bytes(a):
@@ -127,16 +136,22 @@ class Conn:
             raise Closed(str(e)) from None
 
     def read(self, timeout=None):
-        """The next reply within timeout seconds (default: the connection's)."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        """The next reply; Timeout when no byte came for timeout seconds (default: the
+        connection's). A large reply is parsed again only when the stream pauses or the
+        buffer has doubled, so reading it stays near linear."""
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        tried = 0
         while True:
-            if self.buf:
+            if self.buf and (len(self.buf) >= 2 * tried or not self._pending()):
                 try:
                     kind, value, end = parse(self.buf)
                     self.buf = self.buf[end:]
                     return kind, value
                 except Incomplete:
-                    pass
+                    tried = len(self.buf)
+            if len(self.buf) > MAX_REPLY:
+                raise TooBig("a reply over %d bytes" % MAX_REPLY)
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Timeout()
@@ -150,6 +165,14 @@ class Conn:
             if not chunk:
                 raise Closed("end of stream")
             self.buf += chunk
+            deadline = time.monotonic() + wait  # bytes came: the server is not stuck
+
+    def _pending(self):
+        """True when more bytes are ready to read at once."""
+        try:
+            return bool(select.select([self.sock], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
 
     def drain(self, quiet):
         """Reads and drops whatever arrives until quiet seconds pass without a whole reply.
