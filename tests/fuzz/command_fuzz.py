@@ -18,6 +18,7 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 
@@ -322,6 +323,8 @@ def main():
         kind = fz.reproduce(lines)
         print("replay: " + ("reproduces " + kind if kind else "nothing found"))
         return 1 if kind else 0
+    # SIGTERM (or ^C) ends the run early with its figures, the server stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         fz.run()
     finally:
