@@ -145,7 +145,8 @@ std::string BitOp(BitOpKind op, const std::vector<std::string_view>& srcs) {
   if (srcs.empty() || maxlen == 0) return {};
   std::string out(maxlen, '\0');
   unsigned char* r = reinterpret_cast<unsigned char*>(out.data());
-  std::memcpy(r, srcs[0].data(), srcs[0].size());
+  // A missing first key is an empty view whose data() may be null: memcpy must not see it.
+  if (!srcs[0].empty()) std::memcpy(r, srcs[0].data(), srcs[0].size());
   if (op == BitOpKind::kNot) {
     size_t i = 0;
     for (; i + 8 <= maxlen; i += 8) StoreWord(r + i, ~LoadWord(r + i));
