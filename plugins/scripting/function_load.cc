@@ -5,6 +5,7 @@
 #include <plinth/text.hpp>
 
 #include "lua_api.h"
+#include "lua_chunk.h"
 #include "lua_sandbox.h"
 #include "run_script.h"
 #include "shebang.h"
@@ -45,7 +46,7 @@ int LoadEntry(lua_State* L) {
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, kRegLoading);
   SetGlobalsView(L, kRegLibraryApi);
-  if (luaL_loadbuffer(L, r->code->data(), r->code->size(), "@user_function") != 0) {
+  if (LoadChunk(L, r->code->data(), r->code->size(), "@user_function") != 0) {
     r->error->assign("Error compiling function: ");
     r->error->append(lua_tostring(L, -1));
   } else {
@@ -138,6 +139,7 @@ bool LoadLibrary(Runtime* rt, std::string_view payload, bool replace, std::strin
     lua_pop(rt->function_vm(), 1);
     err = "Error registering functions: not enough memory";
   }
+  Runtime::CollectIfNearLimit(rt->function_vm(), rt->function_memory());
   if (err.empty() && rt->loading().empty()) err = "No functions registered";
   if (err.empty()) {
     for (const FunctionInfo& f : rt->loading()) {

@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "lua_api.h"
+#include "lua_guards.h"
 
 extern "C" {
 #include <lua-bitop.h>
@@ -132,13 +133,16 @@ int GetMetatable(lua_State* L) {
   return lua_gettop(L);
 }
 
-// table.insert: refuse a proxy, else the original (upvalue 1).
-int TableWriter(lua_State* L) {
+// table.insert: refuses a proxy, and a position far below 1 (Lua 5.1's insert would shift
+// elements down to it one index at a time: 2^31 steps in C for pos = -2^31, beyond the reach
+// of the busy-script hook; Lua 5.2+ refuse any pos < 1), then runs the stock insert (upvalue
+// 1) in this frame, so that its errors name 'insert' and the script's line as in Redis.
+int TableInsert(lua_State* L) {
   if (lua_gettop(L) >= 1 && PushTarget(L, 1)) return RaiseReadonly(L);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
+  if (lua_gettop(L) == 3 && lua_isnumber(L, 2) &&
+      lua_tonumber(L, 2) < -static_cast<lua_Number>(kMaxInsertBelowOne))
+    return luaL_argerror(L, 2, "position out of bounds");
+  return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
 // pcall as Redis 7.0 has it: an error table with a string "err" (redis.call's errors) reaches
@@ -178,7 +182,7 @@ int ErrorHandler(lua_State* L) {
       while ((have = lua_getstack(L, level, &ar) && lua_getinfo(L, "nSlf", &ar))) {
         lua_CFunction fn = lua_tocfunction(L, -1);
         lua_pop(L, 1);
-        if (fn != TableWriter && fn != SetMetatable && fn != GetMetatable) break;
+        if (fn != SetMetatable && fn != GetMetatable) break;
         ++level;
       }
     }
@@ -252,8 +256,9 @@ void OpenLibraries(lua_State* L) {
   Wrap(L, LUA_GLOBALSINDEX, "getmetatable", GetMetatable);
   lua_getglobal(L, LUA_TABLIBNAME);
   // Only insert can write into a proxy (remove and sort see it as empty).
-  Wrap(L, -1, "insert", TableWriter);
+  Wrap(L, -1, "insert", TableInsert);
   lua_pop(L, 1);
+  InstallGuards(L);
 }
 
 // Replaces every table value of the table at idx (not itself) by a read-only proxy, after

@@ -18,6 +18,7 @@ namespace plinth::scripting {
 struct LuaMemory {
   size_t used = 0;
   size_t limit = 0;
+  size_t after_collect = 0;  // used after the last full collection (Runtime::CollectIfNearLimit)
 };
 
 enum class SandboxKind { kEval, kFunction };

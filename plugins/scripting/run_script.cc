@@ -197,6 +197,7 @@ void RunScript(Runtime* rt, Run* run, const RunTarget& target,
     }
   }
   if (rt->GcDue()) lua_gc(L, LUA_GCSTEP, Runtime::kGcPeriod);
+  Runtime::CollectIfNearLimit(L, target.eval ? rt->eval_memory() : rt->function_memory());
 }
 
 }  // namespace plinth::scripting

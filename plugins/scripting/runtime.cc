@@ -7,6 +7,7 @@
 #include <plinth/text.hpp>
 
 #include "lua_api.h"
+#include "lua_chunk.h"
 #include "shebang.h"
 #include "subcommand.h"
 
@@ -37,7 +38,7 @@ struct CompileRequest {
 
 int Compile(lua_State* L) {
   auto* r = static_cast<CompileRequest*>(lua_touserdata(L, 1));
-  if (luaL_loadbuffer(L, r->code, r->len, "@user_script") != 0) {
+  if (LoadChunk(L, r->code, r->len, "@user_script") != 0) {
     size_t n = 0;
     const char* m = lua_tolstring(L, -1, &n);
     r->error->assign(m ? m : "", m ? n : 0);
@@ -45,6 +46,18 @@ int Compile(lua_State* L) {
   }
   lua_setfield(L, LUA_REGISTRYINDEX, r->key);
   return 0;
+}
+
+int CollectAll(lua_State* L) {
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  return 0;
+}
+
+// Closes a state after a full collection in a protected call, so that finalizers run on a
+// whole state before lua_close takes it apart (Redis's change for CVE-2024-46981).
+void CloseState(lua_State* L) {
+  if (lua_cpcall(L, CollectAll, nullptr) != 0) lua_pop(L, 1);
+  lua_close(L);
 }
 
 // Redis's addReplyErrorFormat: trailing CR/LF trimmed, inner ones made spaces.
@@ -94,8 +107,8 @@ int64_t NowUs() {
 Runtime::Runtime() = default;
 
 Runtime::~Runtime() {
-  if (eval_vm_) lua_close(eval_vm_);
-  if (function_vm_) lua_close(function_vm_);
+  if (eval_vm_) CloseState(eval_vm_);
+  if (function_vm_) CloseState(function_vm_);
 }
 
 bool Runtime::Init() {
@@ -130,11 +143,21 @@ bool Runtime::AddScript(const std::string& sha, const std::string& body, std::st
   return true;
 }
 
+void Runtime::CollectIfNearLimit(lua_State* L, LuaMemory& mem) {
+  if (mem.used < mem.after_collect) mem.after_collect = mem.used;  // live data shrank
+  if (!mem.limit || mem.used <= mem.limit / 2 || mem.used - mem.after_collect <= mem.limit / 4)
+    return;
+  if (lua_cpcall(L, CollectAll, nullptr) != 0) lua_pop(L, 1);
+  mem.after_collect = mem.used;
+}
+
 bool Runtime::FlushScripts() {
   scripts_.clear();
+  // The fresh state counts into the same budget while the old one is still open.
+  if (lua_cpcall(eval_vm_, CollectAll, nullptr) != 0) lua_pop(eval_vm_, 1);
   lua_State* fresh = NewSandbox(SandboxKind::kEval, &eval_mem_);
   if (!fresh) return false;
-  lua_close(eval_vm_);
+  CloseState(eval_vm_);
   eval_vm_ = fresh;
   return true;
 }

@@ -120,6 +120,13 @@ class Runtime {
     runs_since_gc_ = 0;
     return true;
   }
+  // After a run or a library load in L (whose allocator counts into mem): a full collection
+  // when more than half of scripting.max-memory is in use and a quarter of it was allocated
+  // since the last one. Lua 5.1 does not collect when an allocation fails, so the garbage of
+  // one large script would otherwise fail every later script (and SCRIPT FLUSH) with "not
+  // enough memory"; the second condition keeps libraries that hold much live data from being
+  // collected after every FCALL. Calls into Lua.
+  static void CollectIfNearLimit(lua_State* L, LuaMemory& mem);
 
   // Lends run the redis.call scratch buffers of earlier runs (their capacity kept), and takes
   // them back once it ended, so a run allocates nothing for them.

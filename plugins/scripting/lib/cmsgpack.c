@@ -27,12 +27,26 @@ typedef struct PackBuffer {
   size_t cap;
 } PackBuffer;
 
-static int PackBufferGc(lua_State* L) {
-  PackBuffer* buf = (PackBuffer*)lua_touserdata(L, 1);
-  free(buf->data);
+/* The bytes come from the state's allocator, so a pack counts against the memory the state may
+ * use (the scripting plugin caps it): a table holding one long string many times cannot make the
+ * process allocate outside that cap. */
+static void FreeBytes(lua_State* L, PackBuffer* buf) {
+  void* ud = NULL;
+  lua_Alloc alloc = lua_getallocf(L, &ud);
+  if (buf->data) alloc(ud, buf->data, buf->cap, 0);
   buf->data = NULL;
   buf->len = buf->cap = 0;
+}
+
+static int PackBufferGc(lua_State* L) {
+  FreeBytes(L, (PackBuffer*)lua_touserdata(L, 1));
   return 0;
+}
+
+/* Raises the allocator's own memory error: a new block of the size just refused is refused too. */
+static void RaiseNoMemory(lua_State* L, size_t size) {
+  lua_newuserdata(L, size);
+  luaL_error(L, "not enough memory");
 }
 
 static void Append(lua_State* L, PackBuffer* buf, const void* bytes, size_t n) {
@@ -42,8 +56,10 @@ static void Append(lua_State* L, PackBuffer* buf, const void* bytes, size_t n) {
       if (cap > SIZE_MAX / 2) luaL_error(L, "not enough memory");
       cap *= 2;
     }
-    unsigned char* grown = (unsigned char*)realloc(buf->data, cap);
-    if (grown == NULL) luaL_error(L, "not enough memory");
+    void* ud = NULL;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    unsigned char* grown = (unsigned char*)alloc(ud, buf->data, buf->cap, cap);
+    if (grown == NULL) RaiseNoMemory(L, cap);
     buf->data = grown;
     buf->cap = cap;
   }
@@ -241,9 +257,7 @@ static int Pack(lua_State* L) {
   lua_concat(L, pieces);
   /* Freed now: the userdata's finalizer is only for a pack an error cut short (a finalizer
    * packing while the state closes would not be finalized itself). */
-  free(buf->data);
-  buf->data = NULL;
-  buf->len = buf->cap = 0;
+  FreeBytes(L, buf);
   return 1;
 }
 
