@@ -33,7 +33,8 @@ inline int32_t NumkeysKeys(int32_t numkeys_at, uint32_t flags, int32_t dest, uin
       !text::ParseInt64(std::string_view(argv[numkeys_at], argvlen[numkeys_at]), &numkeys) ||
       numkeys <= 0)
     return n;
-  for (int64_t i = numkeys_at + 1; i <= numkeys_at + numkeys && i < argc; ++i)
+  // i - numkeys_at, not numkeys_at + numkeys: a numkeys near INT64_MAX must not overflow.
+  for (int64_t i = numkeys_at + 1; i - numkeys_at <= numkeys && i < argc; ++i)
     out[n++] = {static_cast<int32_t>(i), flags};
   return n;
 }
