@@ -395,6 +395,19 @@ def expect_eq(actual, wanted, what=""):
         raise AssertionError("%s: got %r, wanted %r" % (what or "values differ", actual, wanted))
 
 
+def until(what, fn, timeout=30):
+    """Calls fn every 50 ms until it returns something true, and returns that; raises
+    AssertionError naming what and fn's last value after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        last = fn()
+        if last:
+            return last
+        if time.monotonic() > deadline:
+            raise AssertionError("%s: not within %d s (last: %r)" % (what, timeout, last))
+        time.sleep(0.05)
+
+
 def main_guard(fn):
     """Runs fn() and exits with its status; a KeyboardInterrupt or SIGTERM still runs finally."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -20,17 +20,6 @@ except ImportError:
     redis = None
 
 
-def until(what, fn, timeout=30):
-    deadline = time.monotonic() + timeout
-    while True:
-        last = fn()
-        if last:
-            return last
-        if time.monotonic() > deadline:
-            raise AssertionError("%s: not within %d s (last: %r)" % (what, timeout, last))
-        time.sleep(0.05)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--server", required=True)
@@ -53,11 +42,11 @@ def main():
         c.set("a", "1")
         c.execute_command("NOPERSIST.SET", "bad")
         c.config_set("appendonly", "yes")  # its first rewrite fails, and so would every retry
-        info = until("the rewrite failing", lambda: (lambda i: i if
+        info = support.until("the rewrite failing", lambda: (lambda i: i if
                      i["aof_last_bgrewrite_status"] == "err" else None)(c.info("persistence")))
         assert "'bad'" in str(info.get("aof_last_bgrewrite_error")), info
         first = time.monotonic()
-        until("the reason in the log",
+        support.until("the reason in the log",
               lambda: "Background AOF rewrite terminated with error: key 'bad'" in srv.log())
         # Retries 1 s, then 2 s after the failure: at most 3 attempts in the first 2.5 s (the
         # old code forked every 100 ms tick: about 25).
@@ -69,7 +58,7 @@ def main():
         # Fixed: BGREWRITEAOF runs at once, whatever the backoff, and clears the failure.
         c.delete("bad")
         c.execute_command("BGREWRITEAOF")
-        info = until("a rewrite that works", lambda: (lambda i: i if
+        info = support.until("a rewrite that works", lambda: (lambda i: i if
                      i["aof_last_bgrewrite_status"] == "ok" and
                      i["aof_rewrite_in_progress"] == 0 else None)(c.info("persistence")))
         assert info["aof_rewrites_consecutive_failures"] == 0, info

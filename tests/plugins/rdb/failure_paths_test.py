@@ -31,17 +31,6 @@ MISCONF = ("MISCONF Redis is configured to save RDB snapshots, but it's currentl
            "the RDB error.")
 
 
-def until(what, fn, timeout=30):
-    deadline = time.monotonic() + timeout
-    while True:
-        last = fn()
-        if last:
-            return last
-        if time.monotonic() > deadline:
-            raise AssertionError("%s: not within %d s (last: %r)" % (what, timeout, last))
-        time.sleep(0.05)
-
-
 def start(args, extra=(), workdir=None):
     """plinth-server with the default plugins and the fixture, its folder workdir (a new one
     when None); the server and a redis-py client."""
@@ -87,7 +76,7 @@ def check_shutdown_aborts(args):
         assert got == "Errors trying to SHUTDOWN. Check logs.", got
         # SIGTERM: logged, not obeyed; the server goes on serving its data.
         srv.proc.send_signal(signal.SIGTERM)
-        until("SIGTERM's refusal in the log",
+        support.until("SIGTERM's refusal in the log",
               lambda: srv.log().count("Error trying to save the DB, can't exit.") >= 3)
         assert c.get("a") == b"1" and srv.alive()
         # Once the unsaveable key is gone, SIGTERM saves and exits; the data survives.
@@ -124,7 +113,7 @@ def check_misconf(args):
         c.set("a", "1")
         c.execute_command("NOPERSIST.SET", "bad")
         c.execute_command("BGSAVE")
-        until("the BGSAVE failing", lambda: c.info("persistence")["rdb_bgsave_in_progress"] == 0
+        support.until("the BGSAVE failing", lambda: c.info("persistence")["rdb_bgsave_in_progress"] == 0
               and c.info("persistence")["rdb_last_bgsave_status"] == "err")
         assert error_of(lambda: c.set("b", "2")) == MISCONF
         assert error_of(lambda: c.delete("bad")) == MISCONF
