@@ -135,7 +135,7 @@ class Aof {
   bool killing_ = false;            // the child is being stopped: no retry
   int64_t retry_at_ms_ = 0;         // no scheduled or automatic rewrite before (steady ms)
   std::string last_rewrite_error_;  // why the last rewrite failed ("" after a success)
-  ChildError child_error_;
+  common::ChildError child_error_;
 
   // writes
   bool last_write_ok_ = true;

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,7 +32,8 @@ int64_t OptionNamed(const plinth_host_api_t* api, plinth_plugin_t* self, const c
 // The child: writes the snapshot to fd and leaves; other_end (-1: none) is the pipe's read
 // end, closed so that a parent that stops reading makes the write fail. Never returns.
 [[noreturn]] void RunChild(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                           int other_end, const rdb::SaveOptions& options, char* reason) {
+                           int other_end, const rdb::SaveOptions& options,
+                           common::ChildError* reason) {
   if (other_end >= 0) close(other_end);
   std::string err;
   bool ok = rdb::SaveKeyspace(api, self, fd, options, &err);
@@ -44,14 +44,7 @@ int64_t OptionNamed(const plinth_host_api_t* api, plinth_plugin_t* self, const c
   if (!ok) {
     const std::string line = "Replication snapshot child failed: " + err;
     api->log_write(self, PLINTH_LOG_WARNING, line.data(), line.size());
-    if (reason) {  // for the parent: one line, control bytes (a key's name) as '?'
-      size_t n = 0;
-      for (; n < err.size() && n + 1 < SyncJob::kReasonSize; ++n) {
-        const unsigned char ch = static_cast<unsigned char>(err[n]);
-        reason[n] = ch < 0x20 || ch == 0x7f ? '?' : err[n];
-      }
-      reason[n] = '\0';
-    }
+    reason->Set(err);
   }
   _exit(ok ? 0 : 1);
 }
@@ -59,7 +52,6 @@ int64_t OptionNamed(const plinth_host_api_t* api, plinth_plugin_t* self, const c
 }  // namespace
 
 SyncJob::~SyncJob() {
-  if (reason) munmap(reason, kReasonSize);
   if (fd >= 0) close(fd);
   if (pipe_fd >= 0) close(pipe_fd);
   if (!path.empty()) unlink(path.c_str());
@@ -124,14 +116,10 @@ bool Primary::Impl::StartSync(bool diskless) {
       return false;
     }
   }
-  void* shared = mmap(nullptr, SyncJob::kReasonSize, PROT_READ | PROT_WRITE,
-                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared != MAP_FAILED) {
-    job->reason = static_cast<char*>(shared);
-    job->reason[0] = '\0';
-  }
+  job->reason.Prepare();  // without it the reason is lost, the sync still runs
   const int32_t pid = api->fork_child(self);
-  if (pid == 0) RunChild(api, self, diskless ? pipe_fds[1] : fd, pipe_fds[0], options, job->reason);
+  if (pid == 0)
+    RunChild(api, self, diskless ? pipe_fds[1] : fd, pipe_fds[0], options, &job->reason);
   const int fork_errno = errno;
   if (diskless)
     close(pipe_fds[1]);
@@ -184,9 +172,9 @@ void Primary::Impl::NoteSyncSuccess() {
 }
 
 void Primary::Impl::FailJob(const std::shared_ptr<SyncJob>& job, bool counts) {
-  const std::string why = job->reason && job->reason[0]
-                              ? std::string("can't produce the snapshot: ") + job->reason
-                              : std::string("can't produce the snapshot");
+  const std::string child = job->reason.Get();
+  const std::string why = child.empty() ? std::string("can't produce the snapshot")
+                                        : "can't produce the snapshot: " + child;
   if (counts) NoteSyncFailure(why);
   for (auto& [id, l] : links) {
     if (l->job != job) continue;

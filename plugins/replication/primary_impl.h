@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "backlog.h"
+#include "child_error.h"
 #include "primary.h"
 #include "state.h"
 
@@ -27,17 +28,16 @@ enum class LinkState { kWaitBgsave, kSendBulk, kOnline };
 struct SyncJob {
   ~SyncJob();  // closes the fds, removes the file
   bool diskless = false;
-  int32_t pid = 0;         // the child while it runs; 0 once reaped
-  bool child_ok = false;   // the child exited 0 (valid once pid is 0)
-  uint64_t offset = 0;     // the +FULLRESYNC offset: r.offset at the fork
-  std::string path;        // disk: the snapshot file, removed when the job ends
-  int fd = -1;             // disk: the file, open for reading once the child is done
-  uint64_t size = 0;       // disk: its size
-  int pipe_fd = -1;        // diskless: the read end of the child's pipe (non-blocking)
-  bool pipe_eof = false;   // diskless: the child closed it
-  std::string mark;        // diskless: the 40-byte EOF mark
-  char* reason = nullptr;  // the child's error text (a shared mapping of kReasonSize bytes)
-  static constexpr size_t kReasonSize = 256;
+  int32_t pid = 0;            // the child while it runs; 0 once reaped
+  bool child_ok = false;      // the child exited 0 (valid once pid is 0)
+  uint64_t offset = 0;        // the +FULLRESYNC offset: r.offset at the fork
+  std::string path;           // disk: the snapshot file, removed when the job ends
+  int fd = -1;                // disk: the file, open for reading once the child is done
+  uint64_t size = 0;          // disk: its size
+  int pipe_fd = -1;           // diskless: the read end of the child's pipe (non-blocking)
+  bool pipe_eof = false;      // diskless: the child closed it
+  std::string mark;           // diskless: the 40-byte EOF mark
+  common::ChildError reason;  // the child's error text, for the parent
 };
 
 // A client that asked PSYNC or SYNC.

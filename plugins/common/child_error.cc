@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace plinth::aof {
+namespace plinth::common {
 
 ChildError::~ChildError() {
   if (buf_) munmap(buf_, kSize);
@@ -23,10 +23,13 @@ bool ChildError::Prepare() {
 void ChildError::Set(const std::string& why) {
   if (!buf_) return;
   const size_t n = why.size() < kSize - 1 ? why.size() : kSize - 1;
-  std::memcpy(buf_, why.data(), n);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char ch = static_cast<unsigned char>(why[i]);
+    buf_[i] = ch < 0x20 || ch == 0x7f ? '?' : why[i];
+  }
   buf_[n] = '\0';
 }
 
 std::string ChildError::Get() const { return buf_ ? std::string(buf_, strnlen(buf_, kSize)) : ""; }
 
-}  // namespace plinth::aof
+}  // namespace plinth::common
