@@ -1,10 +1,9 @@
-// The blocked-session index, and the host API of blocking commands (call_block,
-// call_block_state, key_signal_ready) with the core's serving of ready keys and timeouts.
+// The blocked-session index and the core's serving of ready keys and timeouts; the host API of
+// blocking commands (call_block, call_block_state, key_signal_ready) is in api/commands.cc.
 #include "host/core/blocking.h"
 
 #include <algorithm>
 
-#include "host/core/api.h"
 #include "host/core/keys.h"
 
 namespace plinth::host {
@@ -168,58 +167,6 @@ void Core::SessionClosed(Session& s) {
 
 void Core::ClientEvent(const Session& s, uint32_t event) {
   for (const ClientListener& l : registry.client_listeners) l.fn(l.ctx, s.id, event);
-}
-
-namespace {
-
-int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, const size_t* klens,
-                  int64_t timeout_ms) {
-  Core& core = *c->core;
-  core.AssertMainThread("call_block");
-  Session* s = c->session;
-  if (!s || s->internal || (s->run_flags & PLINTH_RUN_SCRIPT) || !c->sink || nkeys < 0 ||
-      (nkeys > 0 && (!keys || !klens)) || timeout_ms < 0 || s->tx.executing ||
-      c->block_state == PLINTH_BLOCK_TIMEOUT)
-    return PLINTH_ERR;
-  if (c->block_state == PLINTH_BLOCK_WOKEN) {
-    core.NoteReblocked();
-    c->blocked = true;
-    return PLINTH_OK;
-  }
-  if (s->block) {  // run again after a client pause held it: now it waits for its keys
-    core.blocking.Remove(s);
-    core.NoteReblocked();
-  }
-  auto b = std::make_unique<BlockedCommand>();
-  b->sink = c->sink;
-  b->db = c->db;
-  for (int32_t i = 0; i < c->argc; ++i) b->argv.emplace_back(c->argv[i], c->argvlen[i]);
-  for (int32_t i = 0; i < nkeys; ++i) {
-    std::string k(keys[i], klens[i]);
-    if (std::find(b->keys.begin(), b->keys.end(), k) == b->keys.end())
-      b->keys.push_back(std::move(k));
-  }
-  // A deadline past the clock's range waits forever (WAIT checks the range itself).
-  b->deadline_ms =
-      timeout_ms > 0 && timeout_ms <= INT64_MAX - c->now_ms ? c->now_ms + timeout_ms : -1;
-  s->block = std::move(b);
-  core.blocking.Add(s);
-  c->blocked = true;
-  return PLINTH_OK;
-}
-
-int32_t CallBlockState(plinth_call_t* c) { return c->block_state; }
-
-void KeySignalReady(plinth_call_t* c, const char* k, size_t n) {
-  c->core->blocking.Signal(c->db, {k, n});
-}
-
-}  // namespace
-
-void FillBlockingApi(plinth_host_api_t* t) {
-  t->call_block = CallBlock;
-  t->call_block_state = CallBlockState;
-  t->key_signal_ready = KeySignalReady;
 }
 
 }  // namespace plinth::host

@@ -1,6 +1,7 @@
-// Host API for internal clients: a plugin's trusted session that runs commands through the
-// host's own dispatch (AOF loading, a replica applying its primary's stream). Its replies are
-// dropped except a top-level error, which client_exec returns. Main thread only.
+// Internal clients: a plugin's trusted session that runs commands through the host's own
+// dispatch (AOF loading, a replica applying its primary's stream). Its replies are dropped except
+// a top-level error, which client_exec returns. api/base.cc puts its functions in the host API
+// table. Main thread only.
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -35,6 +36,8 @@ void SinkRef(ReplySink* self, const char*, size_t, plinth_release_fn release, vo
   Owner(self)->first = false;
   if (release) release(arg);
 }
+
+}  // namespace
 
 plinth_client_t* ClientCreateInternal(plinth_plugin_t* self, uint32_t flags) {
   self->core->AssertMainThread("client_create_internal");
@@ -74,14 +77,6 @@ void ClientDestroyInternal(plinth_client_t* c) {
   c->session.tx.EndMulti();
   c->session.tx.Unwatch();
   delete c;
-}
-
-}  // namespace
-
-void FillInternalClientApi(plinth_host_api_t* t) {
-  t->client_create_internal = ClientCreateInternal;
-  t->client_exec = ClientExec;
-  t->client_destroy_internal = ClientDestroyInternal;
 }
 
 }  // namespace plinth::host

@@ -7,7 +7,6 @@
 #include <limits>
 #include <string>
 
-#include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
 
@@ -45,38 +44,6 @@ void Core::Observe(const Session& s, const plinth_call& call, int64_t duration_u
     const CommandObserver& o = registry.observers[i];
     if (o.min_us >= 0 && duration_us >= o.min_us) o.fn(o.ctx, &ev);
   }
-}
-
-namespace {
-
-int64_t ObserverRegister(plinth_plugin_t* self, plinth_command_observer_fn fn, void* ctx,
-                         int64_t min_us) {
-  if (!InInit(self, "command_observer_register") || !fn) return PLINTH_ERR;
-  Core& core = *self->core;
-  const int64_t id = core.next_observer_id++;
-  core.registry.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
-  core.CountObservers();
-  return id;
-}
-
-int32_t ObserverSet(plinth_plugin_t* self, int64_t id, int64_t min_us) {
-  if (!self) return PLINTH_ERR;
-  Core& core = *self->core;
-  core.AssertMainThread("command_observer_set");
-  for (CommandObserver& o : core.registry.observers) {
-    if (o.id != id || o.owner != self->name) continue;
-    o.min_us = min_us < 0 ? -1 : min_us;
-    core.CountObservers();
-    return PLINTH_OK;
-  }
-  return PLINTH_ERR;
-}
-
-}  // namespace
-
-void FillObserveApi(plinth_host_api_t* t) {
-  t->command_observer_register = ObserverRegister;
-  t->command_observer_set = ObserverSet;
 }
 
 }  // namespace plinth::host

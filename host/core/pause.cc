@@ -4,7 +4,6 @@
 // holds it.
 #include <algorithm>
 
-#include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
 
@@ -69,18 +68,5 @@ void Core::SetPause(const std::string& owner, uint32_t what, int64_t end_ms) {
     if (exec_depth_ == 0) ServeBlocked();
   }
 }
-
-namespace {
-
-int32_t ClientsPause(plinth_plugin_t* self, uint32_t what, int64_t end_ms) {
-  if (!self || what > PLINTH_PAUSE_ALL) return PLINTH_ERR;
-  self->core->AssertMainThread("clients_pause");
-  self->core->SetPause(self->name, what, end_ms);
-  return PLINTH_OK;
-}
-
-}  // namespace
-
-void FillPauseApi(plinth_host_api_t* t) { t->clients_pause = ClientsPause; }
 
 }  // namespace plinth::host

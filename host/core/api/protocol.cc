@@ -1,12 +1,22 @@
-// Host API for pub/sub and other per-client state a plugin keeps: sending a reply to another
-// client (client_push), the subscription counts that put a RESP2 client in subscriber mode,
-// and client_reset (which tells the client listeners; they register in api_server.cc).
+// Host API of abi/protocol.h: registering the protocol, the client's protocol version, pushing a
+// reply to another client, the subscription counts that put a RESP2 client in subscriber mode,
+// and client_reset (which tells the client listeners). Main thread.
+#include <string>
+
 #include "host/core/api.h"
 #include "host/core/call.h"
 #include "host/core/core.h"
 
 namespace plinth::host {
 namespace {
+
+int32_t ClientProtocol(plinth_call_t* c) { return c->session ? c->session->proto : 2; }
+
+int32_t ClientSetProtocol(plinth_call_t* c, int32_t v) {
+  if (v != 2 && v != 3) return PLINTH_ERR;
+  if (c->session) c->session->proto = v;
+  return PLINTH_OK;
+}
 
 // Whether items[0, n) is exactly one complete reply.
 bool OneReply(const plinth_reply_item_t* items, size_t n) {
@@ -64,13 +74,22 @@ void ClientReset(plinth_call_t* c) {
   c->core->ClientEvent(*c->session, PLINTH_CLIENT_RESET);
 }
 
+int32_t ProtocolRegister(plinth_plugin_t* self, const plinth_protocol_spec_t* spec) {
+  if (!InInit(self, "protocol_register")) return PLINTH_ERR;
+  return Refused(self,
+                 self->core->registry.SetProtocol(spec, self->name, self->descriptor.abi_minor));
+}
+
 }  // namespace
 
-void FillPubsubApi(plinth_host_api_t* t) {
+void FillProtocolApi(plinth_host_api_t* t) {
+  t->protocol_register = ProtocolRegister;
+  t->client_protocol = ClientProtocol;
+  t->client_set_protocol = ClientSetProtocol;
+  t->client_reset = ClientReset;
   t->client_push = ClientPush;
   t->client_set_subscriptions = ClientSetSubscriptions;
   t->client_subscriptions = ClientSubscriptions;
-  t->client_reset = ClientReset;
 }
 
 }  // namespace plinth::host

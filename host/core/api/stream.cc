@@ -1,8 +1,10 @@
-// Host API for plugins that replicate: replicate() and its forms outside a command or verbatim,
-// replica clients (raw output, their output class, closing), refusals of commands (a read-only
-// or stale replica, too few replicas), passive expiry (a replica follows its primary's DELs),
-// waking a client blocked on no key (WAIT), and the server's run id.
+// Host API of abi/stream.h: the propagation stream (replicate and its forms, its consumers and
+// offset), the dirty count and the one snapshot child. Main thread.
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "host/core/api.h"
@@ -11,6 +13,40 @@
 
 namespace plinth::host {
 namespace {
+
+void NoPropagate(plinth_call_t* c) { c->no_propagate = true; }
+
+uint64_t StreamOffset(plinth_plugin_t* self) { return self->core->stream.Offset(); }
+
+void StreamReselect(plinth_plugin_t* self) { self->core->stream.Reselect(); }
+
+void StreamConsumerActive(plinth_plugin_t* self, int32_t on) {
+  Core& core = *self->core;
+  core.AssertMainThread("stream_consumer_active");
+  for (StreamConsumer& sc : core.registry.consumers)
+    if (sc.owner == self->name) sc.active = on != 0;
+  core.CountActiveConsumers();
+}
+
+uint64_t ServerDirty(plinth_plugin_t* self) { return self->core->dirty; }
+
+int32_t ForkChild(plinth_plugin_t* self) {
+  Core& core = *self->core;
+  core.AssertMainThread("fork_child");
+  if (core.child_pid > 0) {
+    errno = EBUSY;
+    return -1;
+  }
+  const pid_t pid = fork();
+  if (pid > 0) core.child_pid = pid;
+  return pid;
+}
+
+void ForkDone(plinth_plugin_t* self, int32_t pid) {
+  if (pid > 0 && self->core->child_pid == pid) self->core->child_pid = 0;
+}
+
+int32_t ForkActive(plinth_plugin_t* self) { return self->core->child_pid; }
 
 // replicate()'s checks: the command exists and argc arguments fit its arity, each present. One
 // pass over the name (its case folded into the table's hash, no copy, no strlen: the pass
@@ -69,72 +105,29 @@ int32_t ReplicateDb(plinth_plugin_t* self, int32_t db, uint32_t flags, const cha
 }
 
 void ReplicateVerbatim(plinth_call_t* c) { c->verbatim = true; }
-void CallNoReply(plinth_call_t* c) { c->no_reply = true; }
 
-void ClientSetReplica(plinth_call_t* c) {
-  if (c->session) c->session->replica = true;
+int32_t ConsumerRegister(plinth_plugin_t* self, const plinth_stream_consumer_spec_t* spec) {
+  if (!InInit(self, "stream_consumer_register")) return PLINTH_ERR;
+  const int32_t r = Refused(self, self->core->registry.AddConsumer(spec, self->name));
+  self->core->CountActiveConsumers();
+  return r;
 }
-
-int32_t ClientWriteRaw(plinth_plugin_t* self, uint64_t id, const char* data, size_t len) {
-  self->core->AssertMainThread("client_write_raw");
-  if (!data && len) return PLINTH_ERR;
-  return self->core->env().WriteRaw(id, data, len);
-}
-
-int64_t ClientOutputPending(plinth_plugin_t* self, uint64_t id) {
-  return self->core->env().OutputPending(id);
-}
-
-int32_t ClientClose(plinth_plugin_t* self, uint64_t id, int32_t now) {
-  self->core->AssertMainThread("client_close");
-  return self->core->env().CloseClient(id, now != 0);
-}
-
-void ServerRefuse(plinth_plugin_t* self, uint32_t what, const char* error) {
-  Core& core = *self->core;
-  core.AssertMainThread("server_refuse");
-  if (what != PLINTH_REFUSE_WRITES && what != PLINTH_REFUSE_STALE) return;
-  auto& r = core.refusals;
-  r.erase(std::remove_if(r.begin(), r.end(),
-                         [&](const Refusal& x) { return x.owner == self && x.what == what; }),
-          r.end());
-  if (error && *error) r.push_back({self, what, error});
-}
-
-void ServerExpiryPassive(plinth_plugin_t* self, int32_t on) {
-  self->core->AssertMainThread("server_expiry_passive");
-  self->core->expiry_passive = on != 0;
-}
-
-void ServerActiveExpire(plinth_plugin_t* self, int32_t on) {
-  self->core->AssertMainThread("server_active_expire");
-  self->core->active_expire = on != 0;
-}
-
-int32_t ClientWake(plinth_plugin_t* self, uint64_t id) {
-  Core& core = *self->core;
-  core.AssertMainThread("client_wake");
-  return core.Wake(id) ? PLINTH_OK : PLINTH_ERR;
-}
-
-const char* ServerRunId(plinth_plugin_t* self) { return self->core->run_id; }
 
 }  // namespace
 
-void FillReplicationApi(plinth_host_api_t* t) {
+void FillStreamApi(plinth_host_api_t* t) {
+  t->stream_consumer_register = ConsumerRegister;
   t->replicate = Replicate;
+  t->call_no_propagate = NoPropagate;
+  t->stream_offset = StreamOffset;
+  t->stream_reselect = StreamReselect;
+  t->stream_consumer_active = StreamConsumerActive;
+  t->server_dirty = ServerDirty;
+  t->fork_child = ForkChild;
+  t->fork_done = ForkDone;
+  t->fork_active = ForkActive;
   t->replicate_db = ReplicateDb;
   t->replicate_verbatim = ReplicateVerbatim;
-  t->call_no_reply = CallNoReply;
-  t->client_set_replica = ClientSetReplica;
-  t->client_write_raw = ClientWriteRaw;
-  t->client_output_pending = ClientOutputPending;
-  t->client_close = ClientClose;
-  t->server_refuse = ServerRefuse;
-  t->server_expiry_passive = ServerExpiryPassive;
-  t->server_active_expire = ServerActiveExpire;
-  t->client_wake = ClientWake;
-  t->server_run_id = ServerRunId;
 }
 
 }  // namespace plinth::host
