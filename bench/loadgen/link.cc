@@ -10,7 +10,7 @@
 
 #include "net.h"
 #ifdef PLINTH_LOADGEN_RDMA
-#include "client.h"
+#include "rdma/client.h"
 #endif
 
 namespace plinth::loadgen {

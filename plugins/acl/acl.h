@@ -4,9 +4,9 @@
 #include <plinth/plugin.hpp>
 #include <string>
 
-#include "acl_log.h"
-#include "command_table.h"
-#include "users.h"
+#include "acl/acl_log.h"
+#include "acl/command_table.h"
+#include "acl/users.h"
 
 namespace plinth::acl {
 

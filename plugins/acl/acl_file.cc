@@ -1,5 +1,5 @@
 // ACL file parsing and writing.
-#include "acl_file.h"
+#include "acl/acl_file.h"
 
 #include <set>
 

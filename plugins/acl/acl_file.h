@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "command_table.h"
-#include "users.h"
+#include "acl/command_table.h"
+#include "acl/users.h"
 
 namespace plinth::acl {
 

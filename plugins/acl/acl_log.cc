@@ -1,5 +1,5 @@
 // ACL LOG entries, grouped like Redis's.
-#include "acl_log.h"
+#include "acl/acl_log.h"
 
 namespace plinth::acl {
 

@@ -1,5 +1,5 @@
 // The command table of access control, read through command_ids and command_info.
-#include "command_table.h"
+#include "acl/command_table.h"
 
 #include <plinth/plugin.hpp>
 

@@ -4,11 +4,11 @@
 
 #include <plinth/text.hpp>
 
-#include "acl.h"
-#include "acl_categories.h"
-#include "acl_file.h"
-#include "fs_util.h"
-#include "subcommand.h"
+#include "acl/acl.h"
+#include "acl/acl_file.h"
+#include "common/acl_categories.h"
+#include "common/fs_util.h"
+#include "common/subcommand.h"
 
 namespace plinth::acl {
 namespace {

@@ -2,8 +2,8 @@
 // HELLO (connection plugin) authenticate through it; the host asks it about every call of a
 // client whose user is restricted, and about none otherwise. Options: aclfile (loaded at
 // start: a bad line refuses the start), acllog-max-len, acl-pubsub-default.
-#include "acl.h"
-#include "options.h"
+#include "acl/acl.h"
+#include "common/options.h"
 
 namespace plinth::acl {
 

@@ -3,9 +3,9 @@
 #include <cstring>
 #include <plinth/text.hpp>
 
-#include "acl.h"
-#include "acl_file.h"
-#include "fs_util.h"
+#include "acl/acl.h"
+#include "acl/acl_file.h"
+#include "common/fs_util.h"
 
 namespace plinth::acl {
 namespace {

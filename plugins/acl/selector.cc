@@ -1,11 +1,11 @@
 // Selector rules: parsing, compiling to a bitmap over command ids, checking a call, and the
 // ACL LIST / GETUSER text. Rule texts and refusals are Redis 7's.
-#include "selector.h"
+#include "acl/selector.h"
 
 #include <algorithm>
 #include <plinth/text.hpp>
 
-#include "acl_categories.h"
+#include "common/acl_categories.h"
 
 namespace plinth::acl {
 namespace {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "command_table.h"
+#include "acl/command_table.h"
 
 namespace plinth::acl {
 

@@ -1,5 +1,5 @@
 // Users and their rules (ACL SETUSER's words), with Redis 7's texts.
-#include "users.h"
+#include "acl/users.h"
 
 #include <nettle/sha2.h>
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "command_table.h"
-#include "selector.h"
+#include "acl/command_table.h"
+#include "acl/selector.h"
 
 namespace plinth::acl {
 

@@ -1,6 +1,6 @@
 // The AOF's appending, fsync policy, switching and INFO (see aof.h). Loading is in
 // aof_load.cc, rewriting in aof_rewrite.cc.
-#include "aof.h"
+#include "aof/aof.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "aof_load.h"
-#include "fs_util.h"
+#include "aof/aof_load.h"
+#include "aof/fs_util.h"
 
 namespace plinth::aof {
 namespace {

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "append_file.h"
-#include "child_error.h"
-#include "config.h"
-#include "fsync_worker.h"
-#include "manifest.h"
+#include "aof/append_file.h"
+#include "aof/config.h"
+#include "aof/fsync_worker.h"
+#include "aof/manifest.h"
+#include "common/child_error.h"
 
 namespace plinth::aof {
 

@@ -2,7 +2,7 @@
 // commands), then each incr file, every command run through an internal client that does not
 // propagate. A short tail of the last file is cut off when aof-load-truncated allows it;
 // anything else wrong stops the server with the file and byte offset.
-#include "aof_load.h"
+#include "aof/aof_load.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "aof.h"
+#include "aof/aof.h"
 
 namespace plinth::aof {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "aof_reader.h"
-#include "base_file.h"
-#include "fs_util.h"
+#include "aof/aof_reader.h"
+#include "aof/base_file.h"
+#include "aof/fs_util.h"
 
 namespace plinth::aof {
 

@@ -1,5 +1,5 @@
 // The strict AOF command reader (see aof_reader.h).
-#include "aof_reader.h"
+#include "aof/aof_reader.h"
 
 #include <cctype>
 #include <cstdio>

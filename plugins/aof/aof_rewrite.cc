@@ -11,9 +11,9 @@
 #include <csignal>
 #include <cstring>
 
-#include "aof.h"
-#include "base_file.h"
-#include "fs_util.h"
+#include "aof/aof.h"
+#include "aof/base_file.h"
+#include "aof/fs_util.h"
 
 namespace plinth::aof {
 namespace {

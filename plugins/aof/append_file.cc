@@ -1,12 +1,12 @@
 // The append target and its buffer (see append_file.h).
-#include "append_file.h"
+#include "aof/append_file.h"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "fs_util.h"
+#include "aof/fs_util.h"
 
 namespace plinth::aof {
 

@@ -1,14 +1,14 @@
 // Base file writing (see base_file.h): an RDB base through the snapshot library, or AOF commands
 // generated from each key's plain RDB form.
-#include "base_file.h"
+#include "aof/base_file.h"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "fs_util.h"
-#include "rewrite_form.h"
+#include "aof/fs_util.h"
+#include "aof/rewrite_form.h"
 
 namespace plinth::aof {
 namespace {

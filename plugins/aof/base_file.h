@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "snapshot.h"
+#include "common/rdb/snapshot.h"
 
 namespace plinth::aof {
 

@@ -1,5 +1,5 @@
 // BGREWRITEAOF, the consumer and hook registrations, INFO (see commands.h).
-#include "commands.h"
+#include "aof/commands.h"
 
 #include <plinth/plugin.hpp>
 

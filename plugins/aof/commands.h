@@ -2,7 +2,7 @@
 #ifndef PLINTH_AOF_COMMANDS_H
 #define PLINTH_AOF_COMMANDS_H
 
-#include "aof.h"
+#include "aof/aof.h"
 
 namespace plinth::aof {
 

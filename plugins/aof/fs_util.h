@@ -2,7 +2,7 @@
 #ifndef PLINTH_AOF_FS_UTIL_H
 #define PLINTH_AOF_FS_UTIL_H
 
-#include "../common/fs_util.h"
+#include "common/fs_util.h"
 
 namespace plinth::aof {
 

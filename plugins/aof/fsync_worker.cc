@@ -1,5 +1,5 @@
 // The everysec fsync thread (see fsync_worker.h).
-#include "fsync_worker.h"
+#include "aof/fsync_worker.h"
 
 #include <unistd.h>
 

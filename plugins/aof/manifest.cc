@@ -1,5 +1,5 @@
 // The AOF manifest parser and formatter (see manifest.h).
-#include "manifest.h"
+#include "aof/manifest.h"
 
 #include <plinth/text.hpp>
 

@@ -1,5 +1,5 @@
 // The AOF options (see options.h).
-#include "options.h"
+#include "aof/options.h"
 
 #include <cstdio>
 #include <plinth/plugin.hpp>

@@ -3,7 +3,7 @@
 #ifndef PLINTH_AOF_OPTIONS_H
 #define PLINTH_AOF_OPTIONS_H
 
-#include "aof.h"
+#include "aof/aof.h"
 
 namespace plinth::aof {
 

@@ -4,9 +4,9 @@
 #include <memory>
 #include <plinth/plugin.hpp>
 
-#include "aof.h"
-#include "commands.h"
-#include "options.h"
+#include "aof/aof.h"
+#include "aof/commands.h"
+#include "aof/options.h"
 
 namespace {
 

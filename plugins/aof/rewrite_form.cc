@@ -1,5 +1,5 @@
 // Commands from plain forms (see rewrite_form.h).
-#include "rewrite_form.h"
+#include "aof/rewrite_form.h"
 
 #include <plinth/plugin.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "aof_reader.h"
+#include "aof/aof_reader.h"
 
 namespace plinth::aof {
 namespace {

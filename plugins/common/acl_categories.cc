@@ -1,5 +1,5 @@
 // Redis's names for the ACL category bits, in bit order.
-#include "acl_categories.h"
+#include "common/acl_categories.h"
 
 #include <plinth/plugin.h>
 

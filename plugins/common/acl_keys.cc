@@ -1,7 +1,7 @@
 // Keys functions of the bundled command tables: the argument walks Redis 7.0's key specs and
 // getkeys procs describe, with the access each key needs (Redis: "access" is a read, "insert",
 // "delete" and "update" are writes).
-#include "acl_keys.h"
+#include "common/acl_keys.h"
 
 #include <plinth/text.hpp>
 #include <string_view>

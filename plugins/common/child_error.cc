@@ -1,4 +1,4 @@
-#include "child_error.h"
+#include "common/child_error.h"
 
 #include <sys/mman.h>
 

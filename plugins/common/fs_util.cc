@@ -1,5 +1,5 @@
 // File helpers (see fs_util.h).
-#include "fs_util.h"
+#include "common/fs_util.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

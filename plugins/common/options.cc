@@ -1,5 +1,5 @@
 // Option registration and text copying for bundled plugins.
-#include "options.h"
+#include "common/options.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Container-command dispatch and the error texts clients parse (Redis 7.0 wording).
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 #include <algorithm>
 #include <plinth/text.hpp>

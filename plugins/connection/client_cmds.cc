@@ -7,10 +7,10 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "client_filter.h"
-#include "handlers.h"
-#include "hello_args.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "connection/client_filter.h"
+#include "connection/handlers.h"
+#include "connection/hello_args.h"
 
 namespace plinth::connection {
 

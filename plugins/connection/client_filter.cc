@@ -1,11 +1,11 @@
 // CLIENT KILL filters are matched against CLIENT LIST lines so that every Redis filter (ID,
 // ADDR, LADDR, TYPE, USER, SKIPME, combined) works through the host's one-filter kill call.
-#include "client_filter.h"
+#include "connection/client_filter.h"
 
 #include <limits>
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::connection {
 

@@ -3,9 +3,9 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "handlers.h"
-#include "hello_args.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "connection/handlers.h"
+#include "connection/hello_args.h"
 
 namespace plinth::connection {
 

@@ -1,9 +1,9 @@
 // HELLO's arguments and client names.
-#include "hello_args.h"
+#include "connection/hello_args.h"
 
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::connection {
 

@@ -1,6 +1,6 @@
 // The connection plugin: PING, ECHO, SELECT, AUTH, HELLO, QUIT, RESET and CLIENT. This file
 // only declares the command table and the plugin descriptor.
-#include "handlers.h"
+#include "connection/handlers.h"
 
 namespace plinth::connection {
 namespace {

@@ -1,13 +1,13 @@
 // Client-side caching's tables, after Redis 7.0's tracking.c: the key table (key name ->
 // clients that read it; a key is forgotten once invalidated, whatever the database), the
 // prefix table of BCAST clients, and each client's pending invalidations of its own writes.
-#include "tracking.h"
+#include "connection/tracking.h"
 
 #include <algorithm>
 #include <plinth/text.hpp>
 #include <utility>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::connection {
 

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "handlers.h"
-#include "subcommand.h"
-#include "tracking.h"
+#include "common/subcommand.h"
+#include "connection/handlers.h"
+#include "connection/tracking.h"
 
 namespace plinth::connection {
 

@@ -1,4 +1,4 @@
-#include "command_text.h"
+#include "diagnostics/command_text.h"
 
 #include <algorithm>
 #include <plinth/text.hpp>

@@ -4,8 +4,8 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "diagnostics.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "diagnostics/diagnostics.h"
 
 namespace plinth::diagnostics {
 namespace {

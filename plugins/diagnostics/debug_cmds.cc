@@ -7,9 +7,9 @@
 #include <string>
 #include <thread>
 
-#include "debug_text.h"
-#include "diagnostics.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "diagnostics/debug_text.h"
+#include "diagnostics/diagnostics.h"
 
 namespace plinth::diagnostics {
 namespace {

@@ -1,5 +1,5 @@
 // DEBUG's texts and RDB size arithmetic (debug_text.h).
-#include "debug_text.h"
+#include "diagnostics/debug_text.h"
 
 #include <cinttypes>
 #include <cmath>

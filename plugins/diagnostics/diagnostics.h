@@ -6,8 +6,8 @@
 #include <plinth/plugin.hpp>
 #include <vector>
 
-#include "latency.h"
-#include "slowlog.h"
+#include "diagnostics/latency.h"
+#include "diagnostics/slowlog.h"
 
 namespace plinth::diagnostics {
 

@@ -1,4 +1,4 @@
-#include "latency.h"
+#include "diagnostics/latency.h"
 
 #include <algorithm>
 

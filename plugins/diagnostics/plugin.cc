@@ -7,9 +7,9 @@
 #include <string_view>
 #include <utility>
 
-#include "command_text.h"
-#include "diagnostics.h"
-#include "options.h"
+#include "common/options.h"
+#include "diagnostics/command_text.h"
+#include "diagnostics/diagnostics.h"
 
 namespace plinth::diagnostics {
 

@@ -1,4 +1,4 @@
-#include "slowlog.h"
+#include "diagnostics/slowlog.h"
 
 #include <utility>
 

@@ -1,10 +1,10 @@
 // Key access helpers of the hash commands (see access.h).
-#include "access.h"
+#include "hash/access.h"
 
 #include <new>
 #include <vector>
 
-#include "type.h"
+#include "hash/type.h"
 
 namespace plinth::hash {
 

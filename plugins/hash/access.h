@@ -7,7 +7,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "hash_value.h"
+#include "hash/hash_value.h"
 
 namespace plinth::hash {
 

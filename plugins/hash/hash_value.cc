@@ -1,5 +1,5 @@
 // A hash value and its encoding conversion (see hash_value.h).
-#include "hash_value.h"
+#include "hash/hash_value.h"
 
 #include <new>
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string_view>
 
-#include "listpack.h"
-#include "table.h"
+#include "hash/listpack.h"
+#include "hash/table.h"
 
 namespace plinth::hash {
 

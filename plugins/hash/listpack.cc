@@ -1,5 +1,5 @@
 // The small hash encoding (see listpack.h). Each string is a LEB128 length then its bytes.
-#include "listpack.h"
+#include "hash/listpack.h"
 
 #include <cstring>
 

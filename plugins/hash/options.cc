@@ -1,5 +1,5 @@
 // The hash encoding options (see options.h).
-#include "options.h"
+#include "hash/options.h"
 
 #include <atomic>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #ifndef PLINTH_HASH_OPTIONS_H
 #define PLINTH_HASH_OPTIONS_H
 
-#include "hash_value.h"
+#include "hash/hash_value.h"
 
 namespace plinth::hash {
 

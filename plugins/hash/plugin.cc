@@ -3,10 +3,10 @@
 // files of this folder.
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "options.h"
-#include "table.h"
-#include "type.h"
+#include "hash/commands.h"
+#include "hash/options.h"
+#include "hash/table.h"
+#include "hash/type.h"
 
 namespace {
 

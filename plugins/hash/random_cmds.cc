@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
+#include "hash/access.h"
+#include "hash/commands.h"
 
 namespace plinth::hash {
 namespace {

@@ -1,7 +1,7 @@
 // The hash read commands: HGET, HMGET, HEXISTS, HLEN, HSTRLEN, HKEYS, HVALS and HGETALL. A
 // missing key reads as an empty hash. HGETALL is a map in RESP3 (a flat array in RESP2).
-#include "access.h"
-#include "commands.h"
+#include "hash/access.h"
+#include "hash/commands.h"
 
 namespace plinth::hash {
 

@@ -2,7 +2,7 @@
 // COMMAND DOCS give them.
 #include <plinth/keys.hpp>
 
-#include "commands.h"
+#include "hash/commands.h"
 
 namespace plinth::hash {
 

@@ -1,5 +1,5 @@
 // HSCAN's argument rules (see scan_args.h).
-#include "scan_args.h"
+#include "hash/scan_args.h"
 
 #include <cctype>
 #include <cerrno>

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "scan_args.h"
+#include "hash/access.h"
+#include "hash/commands.h"
+#include "hash/scan_args.h"
 
 namespace plinth::hash {
 

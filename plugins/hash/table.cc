@@ -1,5 +1,5 @@
 // The large hash encoding (see table.h).
-#include "table.h"
+#include "hash/table.h"
 
 #include <cstdlib>
 #include <cstring>

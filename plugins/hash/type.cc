@@ -1,12 +1,12 @@
 // The "hash" value type's callbacks (see type.h).
-#include "type.h"
+#include "hash/type.h"
 
 #include <memory>
 #include <new>
 #include <plinth/plugin.hpp>
 #include <string>
 
-#include "options.h"
+#include "hash/options.h"
 
 namespace plinth::hash {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "hash_value.h"
+#include "hash/hash_value.h"
 
 namespace plinth::hash {
 

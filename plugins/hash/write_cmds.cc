@@ -6,9 +6,9 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "access.h"
-#include "commands.h"
-#include "options.h"
+#include "hash/access.h"
+#include "hash/commands.h"
+#include "hash/options.h"
 
 namespace plinth::hash {
 namespace {

@@ -1,10 +1,10 @@
 // EXPIRE-family option parsing and time arithmetic, byte-exact with Redis 7.0's errors.
-#include "expire_args.h"
+#include "keys/expire_args.h"
 
 #include <limits>
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::keys {
 

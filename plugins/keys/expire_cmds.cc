@@ -5,9 +5,9 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "expire_args.h"
-#include "handlers.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "keys/expire_args.h"
+#include "keys/handlers.h"
 
 namespace plinth::keys {
 namespace {

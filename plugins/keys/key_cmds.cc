@@ -3,9 +3,9 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "handlers.h"
-#include "options.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "keys/handlers.h"
+#include "keys/options.h"
 
 namespace plinth::keys {
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "handlers.h"
-#include "options.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "keys/handlers.h"
+#include "keys/options.h"
 
 namespace plinth::keys {
 

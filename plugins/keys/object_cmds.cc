@@ -3,8 +3,8 @@
 // the two is tracked follows maxmemory-policy, as in Redis. REFCOUNT reports 1. Main thread.
 #include <string>
 
-#include "handlers.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "keys/handlers.h"
 
 namespace plinth::keys {
 

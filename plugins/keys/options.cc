@@ -1,9 +1,9 @@
 // Small option grammars of the generic/server key commands, byte-exact with Redis's errors.
-#include "options.h"
+#include "keys/options.h"
 
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::keys {
 

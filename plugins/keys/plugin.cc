@@ -1,7 +1,7 @@
 // The keys plugin: Redis's generic keyspace commands (DEL, EXPIRE, SCAN, RENAME, ...) on the
 // host's keyspace. This file only declares the command table and the plugin descriptor.
-#include "acl_keys.h"
-#include "handlers.h"
+#include "common/acl_keys.h"
+#include "keys/handlers.h"
 
 namespace plinth::keys {
 namespace {

@@ -1,11 +1,11 @@
 // SCAN argument parsing. The cursor syntax copies strtoul's leniency because clients send back
 // whatever the server returned and some send odd forms ("", "-1") that Redis accepts.
-#include "scan_args.h"
+#include "keys/scan_args.h"
 
 #include <limits>
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::keys {
 

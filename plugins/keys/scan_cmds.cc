@@ -4,10 +4,10 @@
 #include <string>
 #include <unordered_set>
 
-#include "handlers.h"
-#include "options.h"
-#include "scan_args.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "keys/handlers.h"
+#include "keys/options.h"
+#include "keys/scan_args.h"
 
 namespace plinth::keys {
 

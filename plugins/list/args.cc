@@ -1,5 +1,5 @@
 // List command argument parsing (see args.h).
-#include "args.h"
+#include "list/args.h"
 
 #include <cctype>
 #include <cerrno>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <plinth/text.hpp>
 
-#include "errors.h"
+#include "list/errors.h"
 
 namespace plinth::list {
 namespace {

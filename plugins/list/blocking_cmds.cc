@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
-#include "commands.h"
-#include "errors.h"
+#include "list/args.h"
+#include "list/commands.h"
+#include "list/errors.h"
 
 namespace plinth::list {
 namespace {

@@ -9,7 +9,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "quicklist.h"
+#include "list/quicklist.h"
 
 namespace plinth::list {
 

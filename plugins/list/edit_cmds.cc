@@ -3,10 +3,10 @@
 // copies a shared value nor propagates. Main thread.
 #include <plinth/text.hpp>
 
-#include "args.h"
-#include "commands.h"
-#include "errors.h"
-#include "list_type.h"
+#include "list/args.h"
+#include "list/commands.h"
+#include "list/errors.h"
+#include "list/list_type.h"
 
 namespace plinth::list {
 

@@ -3,8 +3,8 @@
 #include <new>
 #include <vector>
 
-#include "commands.h"
-#include "list_type.h"
+#include "list/commands.h"
+#include "list/list_type.h"
 
 namespace plinth::list {
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "quicklist.h"
+#include "list/quicklist.h"
 
 namespace plinth::list {
 

@@ -1,10 +1,10 @@
 // LMOVE and RPOPLPUSH, and MoveAndReply, which BLMOVE and BRPOPLPUSH share. Main thread.
 #include <string>
 
-#include "args.h"
-#include "commands.h"
-#include "errors.h"
-#include "list_type.h"
+#include "list/args.h"
+#include "list/commands.h"
+#include "list/errors.h"
+#include "list/list_type.h"
 
 namespace plinth::list {
 namespace {

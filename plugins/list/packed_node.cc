@@ -1,5 +1,5 @@
 // Entry framing inside one packed list node (see packed_node.h).
-#include "packed_node.h"
+#include "list/packed_node.h"
 
 #include <algorithm>
 #include <cstdlib>

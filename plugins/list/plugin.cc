@@ -4,8 +4,8 @@
 #include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "list_type.h"
+#include "list/commands.h"
+#include "list/list_type.h"
 
 namespace plinth::list {
 namespace {

@@ -3,10 +3,10 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "args.h"
-#include "commands.h"
-#include "errors.h"
-#include "list_type.h"
+#include "list/args.h"
+#include "list/commands.h"
+#include "list/errors.h"
+#include "list/list_type.h"
 
 namespace plinth::list {
 namespace {

@@ -1,13 +1,13 @@
 // The packed node chain behind the list type (see quicklist.h): the ring of nodes and the list
 // operations; entry framing inside one node is packed_node.*.
-#include "quicklist.h"
+#include "list/quicklist.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
-#include "packed_node.h"
+#include "list/packed_node.h"
 
 namespace plinth::list {
 

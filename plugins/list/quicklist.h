@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "packed_node.h"
+#include "list/packed_node.h"
 
 namespace plinth::list {
 

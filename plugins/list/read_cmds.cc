@@ -4,9 +4,9 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "args.h"
-#include "commands.h"
-#include "errors.h"
+#include "list/args.h"
+#include "list/commands.h"
+#include "list/errors.h"
 
 namespace plinth::list {
 namespace {

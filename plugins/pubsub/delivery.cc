@@ -4,7 +4,7 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "handlers.h"
+#include "pubsub/handlers.h"
 
 namespace plinth::pubsub {
 namespace {

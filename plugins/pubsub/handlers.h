@@ -6,7 +6,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "registry.h"
+#include "pubsub/registry.h"
 
 namespace plinth::pubsub {
 

@@ -4,9 +4,9 @@
 // class is off costs one bit test. Main thread.
 #include <string>
 
-#include "handlers.h"
-#include "notify_flags.h"
-#include "options.h"
+#include "common/options.h"
+#include "pubsub/handlers.h"
+#include "pubsub/notify_flags.h"
 
 namespace plinth::pubsub {
 namespace {

@@ -1,5 +1,5 @@
 // notify-keyspace-events letters <-> PLINTH_NOTIFY_* bits. Pure.
-#include "notify_flags.h"
+#include "pubsub/notify_flags.h"
 
 #include <plinth/plugin.h>
 

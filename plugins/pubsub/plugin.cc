@@ -1,7 +1,7 @@
 // The pub/sub plugin: Redis 7.0's SUBSCRIBE family, PUBLISH, PUBSUB and keyspace notifications.
 // This file only declares the command table and the plugin descriptor.
-#include "acl_keys.h"
-#include "handlers.h"
+#include "common/acl_keys.h"
+#include "pubsub/handlers.h"
 
 namespace plinth::pubsub {
 namespace {

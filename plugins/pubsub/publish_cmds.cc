@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "handlers.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "pubsub/handlers.h"
 
 namespace plinth::pubsub {
 namespace {

@@ -1,5 +1,5 @@
 // Subscription bookkeeping for the pub/sub plugin. Main thread only.
-#include "registry.h"
+#include "pubsub/registry.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "handlers.h"
+#include "pubsub/handlers.h"
 
 namespace plinth::pubsub {
 namespace {

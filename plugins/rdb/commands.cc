@@ -1,10 +1,10 @@
 // SAVE, BGSAVE, LASTSAVE and DEBUG RELOAD.
-#include "commands.h"
+#include "rdb/commands.h"
 
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
-#include "snapshots.h"
+#include "rdb/snapshots.h"
 
 namespace plinth::rdb {
 namespace {

@@ -8,10 +8,10 @@
 #include <cstring>
 #include <plinth/plugin.hpp>
 
-#include "misconf.h"
-#include "options.h"
-#include "snapshot.h"
-#include "snapshots.h"
+#include "common/rdb/snapshot.h"
+#include "rdb/misconf.h"
+#include "rdb/options.h"
+#include "rdb/snapshots.h"
 
 namespace plinth::rdb {
 namespace {

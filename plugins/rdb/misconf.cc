@@ -1,6 +1,6 @@
 // The MISCONF refusal (see misconf.h). The option's apply callback and the save paths both call
 // Refresh, so CONFIG SET stop-writes-on-bgsave-error no lifts a refusal at once, as in Redis.
-#include "misconf.h"
+#include "rdb/misconf.h"
 
 #include <plinth/plugin.hpp>
 

@@ -1,7 +1,7 @@
 // The rdb plugin's options. "dir" is shared: the aof plugin finds it with option_find, so it
 // stays a plain path the plugins prefix (the process does not chdir, which would move relative
 // plugin paths loaded after this one).
-#include "options.h"
+#include "rdb/options.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "snapshots.h"
+#include "rdb/snapshots.h"
 
 namespace plinth::rdb {
 namespace {

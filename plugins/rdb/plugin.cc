@@ -3,8 +3,8 @@
 // touches the descriptor; the logic lives in the other files of this folder.
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "snapshots.h"
+#include "rdb/commands.h"
+#include "rdb/snapshots.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Save points: parsing the option and deciding when one is due.
-#include "save_points.h"
+#include "rdb/save_points.h"
 
 #include <plinth/text.hpp>
 

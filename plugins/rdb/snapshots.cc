@@ -1,7 +1,7 @@
 // SAVE, BGSAVE and the save points. A save writes temp-<pid>.rdb, fsyncs it, renames it over
 // the RDB file and fsyncs the folder, so a crash leaves the old file or the new one, never half
 // of one. A BGSAVE's child does all of that; the parent's cron reaps it.
-#include "snapshots.h"
+#include "rdb/snapshots.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,9 +14,9 @@
 #include <cstring>
 #include <plinth/plugin.hpp>
 
-#include "misconf.h"
-#include "options.h"
-#include "snapshot.h"
+#include "common/rdb/snapshot.h"
+#include "rdb/misconf.h"
+#include "rdb/options.h"
 
 namespace plinth::rdb {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "save_points.h"
+#include "rdb/save_points.h"
 
 namespace plinth::rdb {
 

@@ -1,5 +1,5 @@
 // The blocking RDMA client.
-#include "client.h"
+#include "rdma/client.h"
 
 #include <fcntl.h>
 #include <netdb.h>

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "verbs_conn.h"
+#include "rdma/verbs_conn.h"
 
 namespace plinth::rdma {
 

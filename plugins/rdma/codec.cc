@@ -1,5 +1,5 @@
 // Big-endian field codec of the 32-byte control messages.
-#include "codec.h"
+#include "rdma/codec.h"
 
 #include <cstring>
 

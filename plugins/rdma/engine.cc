@@ -1,5 +1,5 @@
 // The connection protocol engine: control messages, offsets and the refresh rule.
-#include "engine.h"
+#include "rdma/engine.h"
 
 #include <algorithm>
 

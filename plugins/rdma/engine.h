@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "codec.h"
+#include "rdma/codec.h"
 
 namespace plinth::rdma {
 

@@ -1,5 +1,5 @@
 // rdma_cm listeners and the device probe.
-#include "listener.h"
+#include "rdma/listener.h"
 
 #include <fcntl.h>
 #include <infiniband/verbs.h>

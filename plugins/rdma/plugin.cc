@@ -16,11 +16,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "listener.h"
-#include "options.h"
+#include "common/options.h"
+#include "rdma/listener.h"
+#include "rdma/verbs_conn.h"
 #include "tcp/address.h"
 #include "tcp/bind_option.h"
-#include "verbs_conn.h"
 
 namespace {
 

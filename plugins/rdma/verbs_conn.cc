@@ -1,5 +1,5 @@
 // The verbs side of one RDMA connection: resources, receive slots, posting and CQ polling.
-#include "verbs_conn.h"
+#include "rdma/verbs_conn.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

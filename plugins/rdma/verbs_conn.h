@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "engine.h"
+#include "rdma/engine.h"
 
 namespace plinth::rdma {
 

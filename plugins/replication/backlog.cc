@@ -1,5 +1,5 @@
 // The backlog's ring buffer (see backlog.h).
-#include "backlog.h"
+#include "replication/backlog.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,15 +1,15 @@
 // FAILOVER's state machine (see failover.h), after Redis 7.0's failoverCommand,
 // updateFailoverStatus and abortFailover in replication.c.
-#include "failover.h"
+#include "replication/failover.h"
 
 #include <limits>
 #include <plinth/plugin.hpp>
 #include <vector>
 
-#include "failover_args.h"
-#include "primary.h"
-#include "replica.h"
-#include "state.h"
+#include "replication/failover_args.h"
+#include "replication/primary.h"
+#include "replication/replica.h"
+#include "replication/state.h"
 
 namespace plinth::replication {
 namespace {

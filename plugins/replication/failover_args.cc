@@ -1,5 +1,5 @@
 // FAILOVER's parser and checks (see failover_args.h), worded as Redis 7.0 words them.
-#include "failover_args.h"
+#include "replication/failover_args.h"
 
 #include <plinth/text.hpp>
 

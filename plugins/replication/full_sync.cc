@@ -13,9 +13,9 @@
 #include <cstring>
 #include <vector>
 
-#include "primary_impl.h"
-#include "primary_util.h"
-#include "snapshot.h"
+#include "common/rdb/snapshot.h"
+#include "replication/primary_impl.h"
+#include "replication/primary_util.h"
 
 namespace plinth::replication {
 namespace {

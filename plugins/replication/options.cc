@@ -3,7 +3,7 @@
 // last is the one Options points to (its apply moves the handle), and both run the same side
 // effects (the replicaof pair starts or stops following, the read-only and stale-data pairs
 // update the refusals). THREAD: main.
-#include "options.h"
+#include "replication/options.h"
 
 #include <cstdio>
 #include <cstring>
@@ -11,8 +11,8 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "replica.h"
-#include "state.h"
+#include "replication/replica.h"
+#include "replication/state.h"
 
 namespace plinth::replication {
 namespace {

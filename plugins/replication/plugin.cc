@@ -7,11 +7,11 @@
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
-#include "backlog.h"
-#include "failover.h"
-#include "primary.h"
-#include "replica.h"
-#include "state.h"
+#include "replication/backlog.h"
+#include "replication/failover.h"
+#include "replication/primary.h"
+#include "replication/replica.h"
+#include "replication/state.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Primary's replicas: PSYNC and SYNC, feeding the stream to them, the cron (see primary.h).
 // INFO and ROLE's fields are in primary_info.cc. The snapshot child and its payload are in
 // full_sync.cc; WAIT, acks and min-replicas-to-write in primary_acks.cc.
-#include "primary.h"
+#include "replication/primary.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,8 +13,8 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "primary_impl.h"
-#include "primary_util.h"
+#include "replication/primary_impl.h"
+#include "replication/primary_util.h"
 
 namespace plinth::replication {
 namespace {

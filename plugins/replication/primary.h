@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "failover_args.h"
+#include "replication/failover_args.h"
 
 namespace plinth::replication {
 

@@ -5,8 +5,8 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "primary_impl.h"
-#include "primary_util.h"
+#include "replication/primary_impl.h"
+#include "replication/primary_util.h"
 
 namespace plinth::replication {
 namespace {

@@ -12,10 +12,10 @@
 #include <string>
 #include <unordered_map>
 
-#include "backlog.h"
-#include "child_error.h"
-#include "primary.h"
-#include "state.h"
+#include "common/child_error.h"
+#include "replication/backlog.h"
+#include "replication/primary.h"
+#include "replication/state.h"
 
 namespace plinth::replication {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "primary_impl.h"
-#include "primary_util.h"
+#include "replication/primary_impl.h"
+#include "replication/primary_util.h"
 
 namespace plinth::replication {
 namespace {

@@ -1,5 +1,5 @@
 // Helpers of the primary side (see primary_util.h).
-#include "primary_util.h"
+#include "replication/primary_util.h"
 
 namespace plinth::replication {
 

@@ -7,9 +7,9 @@
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
-#include "failover.h"
-#include "primary.h"
-#include "replica_impl.h"
+#include "replication/failover.h"
+#include "replication/primary.h"
+#include "replication/replica_impl.h"
 
 namespace plinth::replication {
 namespace {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "link/link.h"
-#include "replica.h"
-#include "snapshot.h"
-#include "state.h"
+#include "common/rdb/snapshot.h"
+#include "replication/link/link.h"
+#include "replication/replica.h"
+#include "replication/state.h"
 
 namespace plinth::replication {
 

@@ -1,11 +1,11 @@
 // The replication identity and the feed (see state.h): new ids, the id shift of a promotion,
 // and Feed, which every byte of this server's history goes through.
-#include "state.h"
+#include "replication/state.h"
 
 #include <random>
 
-#include "backlog.h"
-#include "primary.h"
+#include "replication/backlog.h"
+#include "replication/primary.h"
 
 namespace plinth::replication {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "options.h"
+#include "replication/options.h"
 
 namespace plinth::replication {
 

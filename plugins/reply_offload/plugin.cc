@@ -4,7 +4,7 @@
 // the thread that wrote it) or copies it as without this plugin.
 #include <plinth/plugin.hpp>
 
-#include "policy.h"
+#include "reply_offload/policy.h"
 
 namespace plinth::reply_offload {
 namespace {

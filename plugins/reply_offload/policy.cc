@@ -1,5 +1,5 @@
 // The measured crossover sizes (docs/performance.md, "Zero-copy replies").
-#include "policy.h"
+#include "reply_offload/policy.h"
 
 namespace plinth::reply_offload {
 

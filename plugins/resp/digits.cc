@@ -1,5 +1,5 @@
 // Table-driven decimal formatting: two digits per step, no snprintf.
-#include "digits.h"
+#include "resp/digits.h"
 
 #include <cstring>
 

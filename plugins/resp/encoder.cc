@@ -1,12 +1,12 @@
 // Reply encoding. Every item reserves its worst case once, then writes with plain stores and
 // memcpy; integers go through the digit-pair table in digits.cc, never snprintf.
-#include "encoder.h"
+#include "resp/encoder.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-#include "digits.h"
+#include "resp/digits.h"
 
 namespace plinth::resp {
 namespace {

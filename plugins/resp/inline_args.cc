@@ -1,5 +1,5 @@
 // Inline argument splitting: a small state machine over one line, quote-aware.
-#include "inline_args.h"
+#include "resp/inline_args.h"
 
 namespace plinth::resp {
 namespace {

@@ -1,7 +1,7 @@
 // The RESP request state machine. Progress between calls is kept as offsets into the caller's
 // buffer (which may move), so a request split anywhere is parsed in one pass over its bytes.
 // Error texts follow Redis/Valkey so clients and tests that match them keep working.
-#include "parser.h"
+#include "resp/parser.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <optional>
 #include <plinth/text.hpp>
 
-#include "inline_args.h"
+#include "resp/inline_args.h"
 
 namespace plinth::resp {
 namespace {

@@ -6,8 +6,8 @@
 #include <new>
 #include <plinth/plugin.hpp>
 
-#include "encoder.h"
-#include "parser.h"
+#include "resp/encoder.h"
+#include "resp/parser.h"
 
 namespace {
 

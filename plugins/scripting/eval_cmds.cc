@@ -1,12 +1,12 @@
 // EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (Redis 7.0 eval.c behaviour and texts).
 #include <plinth/text.hpp>
 
-#include "handlers.h"
-#include "run_script.h"
-#include "runtime.h"
-#include "sha1.h"
-#include "shebang.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "scripting/handlers.h"
+#include "scripting/run_script.h"
+#include "scripting/runtime.h"
+#include "scripting/sha1.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

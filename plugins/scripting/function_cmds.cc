@@ -1,13 +1,13 @@
 // FCALL, FCALL_RO and FUNCTION (Redis 7.0 functions.c behaviour and texts).
 #include <plinth/text.hpp>
 
-#include "function_dump.h"
-#include "function_load.h"
-#include "handlers.h"
-#include "run_script.h"
-#include "runtime.h"
-#include "shebang.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "scripting/function_dump.h"
+#include "scripting/function_load.h"
+#include "scripting/handlers.h"
+#include "scripting/run_script.h"
+#include "scripting/runtime.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

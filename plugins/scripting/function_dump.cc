@@ -1,13 +1,13 @@
 // The DUMP payload of function libraries (Redis's rdbSaveFunctions / verifyDumpPayload).
-#include "function_dump.h"
+#include "scripting/function_dump.h"
 
 #include <cstring>
 #include <plinth/text.hpp>
 
-#include "crc64.h"
-#include "function_load.h"
-#include "lzf.h"
-#include "shebang.h"
+#include "common/rdb/crc64.h"
+#include "common/rdb/lzf.h"
+#include "scripting/function_load.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime.h"
+#include "scripting/runtime.h"
 
 namespace plinth::scripting {
 

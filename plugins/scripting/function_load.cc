@@ -1,14 +1,14 @@
 // Library loading in the function state; the Lua side runs inside lua_cpcall (LoadEntry).
-#include "function_load.h"
+#include "scripting/function_load.h"
 
 #include <cstring>
 #include <plinth/text.hpp>
 
-#include "lua_api.h"
-#include "lua_chunk.h"
-#include "lua_sandbox.h"
-#include "run_script.h"
-#include "shebang.h"
+#include "scripting/lua_api.h"
+#include "scripting/lua_chunk.h"
+#include "scripting/lua_sandbox.h"
+#include "scripting/run_script.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime.h"
+#include "scripting/runtime.h"
 
 namespace plinth::scripting {
 

@@ -1,17 +1,17 @@
 // redis.* functions. Each reaches the plugin's state through Runtime (runtime.h), whose
 // methods never touch Lua, so the C++ work happens outside any Lua call.
-#include "lua_api.h"
+#include "scripting/lua_api.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
-#include "lua_reply.h"
-#include "lua_sandbox.h"
-#include "rand48.h"
-#include "runtime.h"
-#include "sha1.h"
-#include "shebang.h"
+#include "scripting/lua_reply.h"
+#include "scripting/lua_sandbox.h"
+#include "scripting/rand48.h"
+#include "scripting/runtime.h"
+#include "scripting/sha1.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

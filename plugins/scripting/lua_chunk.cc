@@ -1,7 +1,7 @@
 // LoadChunk and the sandbox's loadstring/load. Stock lua_load picks the undumper when the
 // first byte of the stream is 0x1b; a reader that hands the parser one space first keeps it
 // on the text parser, which then reads the chunk exactly as Redis's patched Lua does.
-#include "lua_chunk.h"
+#include "scripting/lua_chunk.h"
 
 namespace plinth::scripting {
 namespace {

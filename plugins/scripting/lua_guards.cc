@@ -1,7 +1,7 @@
 // The guards. A guard is a C closure whose upvalues are the stock function's own upvalues
 // (lua-cjson keeps its configuration there) followed by a userdata holding the stock function;
 // the guard calls that function directly, in its own frame, once the input is safe.
-#include "lua_guards.h"
+#include "scripting/lua_guards.h"
 
 #include <algorithm>
 #include <climits>
@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "lua_chunk.h"
-#include "lua_sandbox.h"
+#include "scripting/lua_chunk.h"
+#include "scripting/lua_sandbox.h"
 
 namespace plinth::scripting {
 namespace {

@@ -1,5 +1,5 @@
 // Reply <-> Lua conversions (Redis 7.0 script_lua.c semantics).
-#include "lua_reply.h"
+#include "scripting/lua_reply.h"
 
 #include <plinth/plugin.h>
 

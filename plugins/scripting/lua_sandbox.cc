@@ -1,21 +1,21 @@
 // Building a sandboxed Lua state. Everything that touches Lua runs inside lua_cpcall, so a
 // memory error longjmps only through the plain C-style functions of this file.
-#include "lua_sandbox.h"
+#include "scripting/lua_sandbox.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
-#include "lua_api.h"
-#include "lua_guards.h"
+#include "scripting/lua_api.h"
+#include "scripting/lua_guards.h"
 
 extern "C" {
 #include <lua-bitop.h>
 #include <lua-cjson.h>
 #ifdef PLINTH_SCRIPTING_HAVE_LUA_LIBS
-#include <cmsgpack.h>
-#include <struct.h>
+#include "scripting/lib/cmsgpack.h"
+#include "scripting/lib/struct.h"
 #endif
 }
 

@@ -3,10 +3,10 @@
 // options and owns the Runtime's lifetime.
 #include <limits>
 
-#include "acl_keys.h"
-#include "handlers.h"
-#include "options.h"
-#include "runtime.h"
+#include "common/acl_keys.h"
+#include "common/options.h"
+#include "scripting/handlers.h"
+#include "scripting/runtime.h"
 
 namespace plinth::scripting {
 namespace {

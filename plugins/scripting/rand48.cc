@@ -1,5 +1,5 @@
 // rand48: x' = 0x5DEECE66D * x + 0xB mod 2^48; the output is the top 31 bits.
-#include "rand48.h"
+#include "scripting/rand48.h"
 
 namespace plinth::scripting {
 namespace {

@@ -1,11 +1,11 @@
 // RunScript: the protected part runs inside lua_cpcall (RunEntry), with plain C-style frames.
-#include "run_script.h"
+#include "scripting/run_script.h"
 
 #include <cstring>
 #include <plinth/plugin.hpp>
 
-#include "lua_api.h"
-#include "lua_sandbox.h"
+#include "scripting/lua_api.h"
+#include "scripting/lua_sandbox.h"
 
 namespace plinth::scripting {
 namespace {

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lua_reply.h"
-#include "runtime.h"
+#include "scripting/lua_reply.h"
+#include "scripting/runtime.h"
 
 namespace plinth::scripting {
 

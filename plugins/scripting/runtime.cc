@@ -1,15 +1,15 @@
 // Runtime: the Lua states, the caches, and the host work behind redis.call and the hook.
-#include "runtime.h"
+#include "scripting/runtime.h"
 
 #include <chrono>
 #include <cstring>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
-#include "lua_api.h"
-#include "lua_chunk.h"
-#include "shebang.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "scripting/lua_api.h"
+#include "scripting/lua_chunk.h"
+#include "scripting/shebang.h"
 
 namespace plinth::scripting {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lua_reply.h"
-#include "lua_sandbox.h"
+#include "scripting/lua_reply.h"
+#include "scripting/lua_sandbox.h"
 
 namespace plinth::scripting {
 

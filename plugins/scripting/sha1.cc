@@ -1,5 +1,5 @@
 // SHA-1 (FIPS 180-4) over a whole buffer; small and allocation-free.
-#include "sha1.h"
+#include "scripting/sha1.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Shebang and library metadata parsing (Redis 7.0 eval.c / functions.c rules).
-#include "shebang.h"
+#include "scripting/shebang.h"
 
 #include <cctype>
 #include <plinth/text.hpp>

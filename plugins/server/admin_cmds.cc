@@ -2,9 +2,9 @@
 // Main thread.
 #include <string>
 
-#include "handlers.h"
-#include "server_args.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "server/handlers.h"
+#include "server/server_args.h"
 
 namespace plinth::server {
 

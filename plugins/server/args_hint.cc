@@ -1,6 +1,6 @@
 // Hint parsing in two steps: the text becomes a tree of words and bracket groups (Raw), then
 // the tree becomes DocArgs by recognising tokens, repetitions ("x [x ...]") and one-ofs.
-#include "args_hint.h"
+#include "server/args_hint.h"
 
 #include <plinth/text.hpp>
 #include <utility>

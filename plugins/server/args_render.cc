@@ -3,7 +3,7 @@
 #include <plinth/text.hpp>
 #include <utility>
 
-#include "args_hint.h"
+#include "server/args_hint.h"
 
 namespace plinth::server {
 namespace {

@@ -5,13 +5,13 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "acl_categories.h"
-#include "args_hint.h"
-#include "command_meta.h"
-#include "command_table.h"
-#include "handlers.h"
-#include "server_args.h"
-#include "subcommand.h"
+#include "common/acl_categories.h"
+#include "common/subcommand.h"
+#include "server/args_hint.h"
+#include "server/command_meta.h"
+#include "server/command_table.h"
+#include "server/handlers.h"
+#include "server/server_args.h"
 
 namespace plinth::server {
 

@@ -1,11 +1,11 @@
 // Command flag names, ACL category names and key spec flags, ordered like Redis 7.0's COMMAND
 // INFO (categories in the order of their bits). The categories themselves are the host's:
 // declared in each command's spec, plus those its flags imply.
-#include "command_meta.h"
+#include "server/command_meta.h"
 
 #include <plinth/plugin.h>
 
-#include "acl_categories.h"
+#include "common/acl_categories.h"
 
 namespace plinth::server {
 

@@ -1,11 +1,11 @@
 // COMMAND INFO entries from the host's command table: flags, categories and subcommands come
 // from command_info, key positions from a command's spec or, for a subcommand, from the keys
 // the host finds in a placeholder call (command_keys). Main thread.
-#include "command_table.h"
+#include "server/command_table.h"
 
 #include <plinth/text.hpp>
 
-#include "command_meta.h"
+#include "server/command_meta.h"
 
 namespace plinth::server {
 

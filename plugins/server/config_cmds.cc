@@ -5,9 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "handlers.h"
-#include "server_args.h"
-#include "subcommand.h"
+#include "common/subcommand.h"
+#include "server/handlers.h"
+#include "server/server_args.h"
 
 namespace plinth::server {
 

@@ -2,8 +2,8 @@
 // string (RESP2) or a "txt" verbatim string (RESP3), like Redis. Main thread.
 #include <string>
 
-#include "handlers.h"
-#include "server_args.h"
+#include "server/handlers.h"
+#include "server/server_args.h"
 
 namespace plinth::server {
 

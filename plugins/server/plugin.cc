@@ -1,6 +1,6 @@
 // The server plugin: INFO, CONFIG, COMMAND, TIME, PLUGIN, MODULE and SHUTDOWN. This file only
 // declares the command table and the plugin descriptor.
-#include "handlers.h"
+#include "server/handlers.h"
 
 namespace plinth::server {
 namespace {

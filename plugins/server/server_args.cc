@@ -1,9 +1,9 @@
 // Server command argument grammars with Redis 7.0's error texts.
-#include "server_args.h"
+#include "server/server_args.h"
 
 #include <plinth/text.hpp>
 
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 namespace plinth::server {
 

@@ -1,6 +1,6 @@
 // IntSet (see intset.h). Values are stored in native byte order; the array is reallocated to
 // its exact size on every change, as small sets stay small (set-max-intset-entries).
-#include "intset.h"
+#include "set/intset.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,7 +1,7 @@
 // MemberTable (see member_table.h). A member's copy is one allocation: a 1-byte length for
 // members under 255 bytes, else the byte 255 and an 8-byte length, then the bytes. Buckets
 // double when members outnumber them and halve when they fall under an eighth of them.
-#include "member_table.h"
+#include "set/member_table.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -4,9 +4,9 @@
 #include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "set_type.h"
-#include "set_value.h"
+#include "set/commands.h"
+#include "set/set_type.h"
+#include "set/set_value.h"
 
 namespace plinth::set {
 namespace {

@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "commands.h"
-#include "set_access.h"
+#include "set/commands.h"
+#include "set/set_access.h"
 
 namespace plinth::set {
 namespace {

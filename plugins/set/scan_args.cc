@@ -1,5 +1,5 @@
 // SSCAN's argument parsing (see scan_args.h).
-#include "scan_args.h"
+#include "set/scan_args.h"
 
 #include <plinth/text.hpp>
 

@@ -10,7 +10,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "set_value.h"
+#include "set/set_value.h"
 
 namespace plinth::set {
 

@@ -1,11 +1,11 @@
 // The set type's callbacks (see set_type.h). rdb_load adds members one at a time, so the
 // loaded set gets the encoding the same adds would give it (an intset while it may be one).
-#include "set_type.h"
+#include "set/set_type.h"
 
 #include <memory>
 #include <new>
 
-#include "set_value.h"
+#include "set/set_value.h"
 
 namespace plinth::set {
 namespace {

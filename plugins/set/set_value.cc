@@ -1,5 +1,5 @@
 // SetValue (see set_value.h): the encoding rules of Redis 7.0's sets.
-#include "set_value.h"
+#include "set/set_value.h"
 
 #include <atomic>
 #include <charconv>

@@ -11,8 +11,8 @@
 #include <memory>
 #include <string_view>
 
-#include "intset.h"
-#include "member_table.h"
+#include "set/intset.h"
+#include "set/member_table.h"
 
 namespace plinth::set {
 

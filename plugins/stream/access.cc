@@ -1,12 +1,12 @@
 // Shared handler helpers (see access.h).
-#include "access.h"
+#include "stream/access.h"
 
 #include <new>
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "errors.h"
-#include "type.h"
+#include "stream/errors.h"
+#include "stream/type.h"
 
 namespace plinth::stream {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 namespace plinth::stream {
 

@@ -1,5 +1,5 @@
 // Consumer groups (see cgroup.h).
-#include "cgroup.h"
+#include "stream/cgroup.h"
 
 namespace plinth::stream {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "stream_id.h"
+#include "stream/stream_id.h"
 
 namespace plinth::stream {
 

@@ -4,10 +4,10 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "delivery.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/delivery.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 namespace {

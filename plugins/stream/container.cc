@@ -1,5 +1,5 @@
 // Container commands XGROUP and XINFO (see container.h).
-#include "container.h"
+#include "stream/container.h"
 
 #include <plinth/text.hpp>
 #include <string>

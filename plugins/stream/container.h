@@ -7,7 +7,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "subcommand.h"  // plugins/common
+#include "common/subcommand.h"  // plugins/common
 
 namespace plinth::stream {
 

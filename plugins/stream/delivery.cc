@@ -1,5 +1,5 @@
 // Consumer group reads (see delivery.h).
-#include "delivery.h"
+#include "stream/delivery.h"
 
 #include <vector>
 

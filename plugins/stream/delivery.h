@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "access.h"
+#include "stream/access.h"
 
 namespace plinth::stream {
 

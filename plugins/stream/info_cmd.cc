@@ -2,10 +2,10 @@
 // 7.0's fields (and its map replies: arrays of name/value pairs in RESP2).
 #include <plinth/text.hpp>
 
-#include "access.h"
-#include "commands.h"
-#include "container.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/container.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 namespace {

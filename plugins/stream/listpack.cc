@@ -1,5 +1,5 @@
 // The listpack byte format (see listpack.h): encodings, backlens and the header.
-#include "listpack.h"
+#include "stream/listpack.h"
 
 #include <plinth/text.hpp>
 

@@ -1,5 +1,5 @@
 // The stream-node layout over a listpack (see node.h).
-#include "node.h"
+#include "stream/node.h"
 
 namespace plinth::stream::node {
 namespace {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "listpack.h"
-#include "stream_id.h"
+#include "stream/listpack.h"
+#include "stream/stream_id.h"
 
 namespace plinth::stream {
 

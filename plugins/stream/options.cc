@@ -1,9 +1,9 @@
 // The stream options (see options.h).
-#include "options.h"
+#include "stream/options.h"
 
 #include <plinth/plugin.hpp>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 namespace plinth::stream {
 namespace {

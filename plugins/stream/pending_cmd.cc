@@ -2,9 +2,9 @@
 // and the extended form (IDLE, start, end, count, consumer).
 #include <plinth/text.hpp>
 
-#include "access.h"
-#include "commands.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 

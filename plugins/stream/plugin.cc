@@ -3,10 +3,10 @@
 // the descriptor; the handlers live in the files commands.h lists.
 #include <plinth/plugin.hpp>
 
-#include "acl_keys.h"
-#include "commands.h"
-#include "options.h"
-#include "type.h"
+#include "common/acl_keys.h"
+#include "stream/commands.h"
+#include "stream/options.h"
+#include "stream/type.h"
 
 namespace plinth::stream {
 namespace {

@@ -1,7 +1,7 @@
 // Stream RDB save and load (see rdb.h). Everything read is checked before it is trusted: node
 // keys are 16 bytes, node listpacks have Redis's layout with ids rising across nodes, the
 // counts agree, and every PEL entry belongs to exactly one consumer.
-#include "rdb.h"
+#include "stream/rdb.h"
 
 #include <cstring>
 #include <string>

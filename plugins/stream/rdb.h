@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 namespace plinth::stream {
 

@@ -1,9 +1,9 @@
 // XRANGE, XREVRANGE and XLEN.
 #include <plinth/text.hpp>
 
-#include "access.h"
-#include "commands.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 namespace {

@@ -1,5 +1,5 @@
 // The stream value (see stream.h).
-#include "stream.h"
+#include "stream/stream.h"
 
 #include <array>
 

@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cgroup.h"
-#include "node.h"
-#include "stream_id.h"
+#include "stream/cgroup.h"
+#include "stream/node.h"
+#include "stream/stream_id.h"
 
 namespace plinth::stream {
 

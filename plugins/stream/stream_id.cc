@@ -1,5 +1,5 @@
 // Stream id text forms (see stream_id.h).
-#include "stream_id.h"
+#include "stream/stream_id.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -1,10 +1,10 @@
 // XADD/XTRIM option parsing (see trim_args.h).
-#include "trim_args.h"
+#include "stream/trim_args.h"
 
 #include <plinth/text.hpp>
 
-#include "access.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 namespace {

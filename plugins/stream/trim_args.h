@@ -5,7 +5,7 @@
 
 #include <plinth/plugin.hpp>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 namespace plinth::stream {
 

@@ -1,10 +1,10 @@
 // The "stream" type callbacks (see type.h).
-#include "type.h"
+#include "stream/type.h"
 
 #include <plinth/plugin.hpp>
 
-#include "rdb.h"
-#include "stream.h"
+#include "stream/rdb.h"
+#include "stream/stream.h"
 
 namespace plinth::stream {
 namespace {

@@ -6,10 +6,10 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "errors.h"
-#include "trim_args.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/errors.h"
+#include "stream/trim_args.h"
 
 namespace plinth::stream {
 namespace {

@@ -8,10 +8,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "delivery.h"
-#include "errors.h"
+#include "stream/access.h"
+#include "stream/commands.h"
+#include "stream/delivery.h"
+#include "stream/errors.h"
 
 namespace plinth::stream {
 namespace {

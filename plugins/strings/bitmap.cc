@@ -1,12 +1,12 @@
 // Bit operations for the bitmap commands (see bitmap.h). Bulk loops work a 64-bit word at a
 // time; strings can be up to proto-max-bulk-len (512 MiB by default).
-#include "bitmap.h"
+#include "strings/bitmap.h"
 
 #include <cstring>
 #include <plinth/text.hpp>
 
-#include "range.h"
-#include "token.h"
+#include "strings/range.h"
+#include "strings/token.h"
 
 namespace plinth::strings {
 namespace {

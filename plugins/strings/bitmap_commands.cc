@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "acl_keys.h"
-#include "bitmap.h"
-#include "commands.h"
-#include "errors.h"
-#include "string_values.h"
-#include "token.h"
+#include "common/acl_keys.h"
+#include "strings/bitmap.h"
+#include "strings/commands.h"
+#include "strings/errors.h"
+#include "strings/string_values.h"
+#include "strings/token.h"
 
 namespace plinth::strings {
 namespace {

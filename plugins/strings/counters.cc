@@ -5,10 +5,10 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "commands.h"
-#include "errors.h"
-#include "number.h"
-#include "string_values.h"
+#include "strings/commands.h"
+#include "strings/errors.h"
+#include "strings/number.h"
+#include "strings/string_values.h"
 
 namespace plinth::strings {
 namespace {

@@ -1,7 +1,7 @@
 // LCS by dynamic programming (see lcs.h). The walk back through the table follows Redis's tie
 // rule (move in a when the row above is strictly longer, else in b) so that the text and the
 // ranges match what Redis reports for the same inputs.
-#include "lcs.h"
+#include "strings/lcs.h"
 
 #include <memory>
 #include <new>

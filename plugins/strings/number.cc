@@ -1,5 +1,5 @@
 // Overflow-checked integer addition (see number.h).
-#include "number.h"
+#include "strings/number.h"
 
 namespace plinth::strings {
 

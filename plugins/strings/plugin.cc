@@ -3,8 +3,8 @@
 // substrings.cc and bitmap_commands.cc.
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "string_values.h"
+#include "strings/commands.h"
+#include "strings/string_values.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Redis's index range normalization (see range.h).
-#include "range.h"
+#include "strings/range.h"
 
 namespace plinth::strings {
 

@@ -1,11 +1,11 @@
 // SET / GETEX option parsing (see set_options.h). The acceptance rules mirror Redis 7.0's
 // parseExtendedStringArgumentsOrReply, option by option.
-#include "set_options.h"
+#include "strings/set_options.h"
 
 #include <plinth/text.hpp>
 
-#include "number.h"
-#include "token.h"
+#include "strings/number.h"
+#include "strings/token.h"
 
 namespace plinth::strings {
 

@@ -1,9 +1,9 @@
 // Shared handler helpers over the host API (see string_values.h).
-#include "string_values.h"
+#include "strings/string_values.h"
 
 #include <algorithm>
 
-#include "errors.h"
+#include "strings/errors.h"
 
 namespace plinth::strings {
 

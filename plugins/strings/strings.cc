@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "acl_keys.h"
-#include "commands.h"
-#include "errors.h"
-#include "set_options.h"
-#include "string_values.h"
+#include "common/acl_keys.h"
+#include "strings/commands.h"
+#include "strings/errors.h"
+#include "strings/set_options.h"
+#include "strings/string_values.h"
 
 namespace plinth::strings {
 namespace {

@@ -6,12 +6,12 @@
 #include <plinth/text.hpp>
 #include <string>
 
-#include "commands.h"
-#include "errors.h"
-#include "lcs.h"
-#include "range.h"
-#include "string_values.h"
-#include "token.h"
+#include "strings/commands.h"
+#include "strings/errors.h"
+#include "strings/lcs.h"
+#include "strings/range.h"
+#include "strings/string_values.h"
+#include "strings/token.h"
 
 namespace plinth::strings {
 namespace {

@@ -1,5 +1,5 @@
 // Address text and option parsing for the tcp transport.
-#include "address.h"
+#include "tcp/address.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

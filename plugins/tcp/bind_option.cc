@@ -1,10 +1,10 @@
 // Validation of bind lists for the option table.
-#include "bind_option.h"
+#include "tcp/bind_option.h"
 
 #include <string>
 
-#include "address.h"
-#include "options.h"
+#include "common/options.h"
+#include "tcp/address.h"
 
 namespace plinth::tcp {
 

@@ -1,5 +1,5 @@
 // Connection syscalls. Errors that only mean "try later" become kIoAgain; the rest kIoError.
-#include "conn.h"
+#include "tcp/conn.h"
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <climits>
 
-#include "address.h"
+#include "tcp/address.h"
 
 namespace plinth::tcp {
 namespace {

@@ -1,6 +1,6 @@
 // Creating and closing listening sockets. Bind failures follow Redis: the default ::1 may be
 // missing on hosts without IPv6, everything else the user asked for must be bound.
-#include "listener.h"
+#include "tcp/listener.h"
 
 #include <netdb.h>
 #include <netinet/in.h>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "address.h"
+#include "tcp/address.h"
 
 namespace plinth::tcp {
 

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "address.h"
-#include "bind_option.h"
-#include "conn.h"
-#include "listener.h"
-#include "options.h"
+#include "common/options.h"
+#include "tcp/address.h"
+#include "tcp/bind_option.h"
+#include "tcp/conn.h"
+#include "tcp/listener.h"
 
 namespace {
 

@@ -1,10 +1,10 @@
 // Shared handler helpers (see access.h).
-#include "access.h"
+#include "zset/access.h"
 
 #include <new>
 
-#include "ranges.h"
-#include "type.h"
+#include "zset/ranges.h"
+#include "zset/type.h"
 
 namespace plinth::zset {
 

@@ -9,7 +9,7 @@
 #include <plinth/plugin.hpp>
 #include <string_view>
 
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 

@@ -1,5 +1,5 @@
 // The listpack encoding (see listpack.h).
-#include "listpack.h"
+#include "zset/listpack.h"
 
 #include <cstring>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "order.h"
+#include "zset/order.h"
 
 namespace plinth::zset {
 

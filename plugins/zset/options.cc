@@ -1,10 +1,10 @@
 // The sorted-set options (see options.h). The ziplist names are aliases that write the same
 // limit; CONFIG GET of the name not set last still shows its own older text.
-#include "options.h"
+#include "zset/options.h"
 
 #include <plinth/plugin.hpp>
 
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 namespace {

@@ -3,9 +3,9 @@
 // listed in commands.h.
 #include <plinth/plugin.hpp>
 
-#include "commands.h"
-#include "options.h"
-#include "type.h"
+#include "zset/commands.h"
+#include "zset/options.h"
+#include "zset/type.h"
 
 namespace {
 

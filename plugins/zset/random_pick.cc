@@ -1,5 +1,5 @@
 // Random rank picks (see random_pick.h): Floyd's sampling, so the cost follows k, not n.
-#include "random_pick.h"
+#include "zset/random_pick.h"
 
 #include <algorithm>
 #include <random>

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "ranges.h"
+#include "zset/access.h"
+#include "zset/commands.h"
+#include "zset/ranges.h"
 
 namespace plinth::zset {
 namespace {

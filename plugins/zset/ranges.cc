@@ -1,5 +1,5 @@
 // Argument parsing of the sorted-set commands (see ranges.h).
-#include "ranges.h"
+#include "zset/ranges.h"
 
 #include <cctype>
 #include <cerrno>

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 

@@ -6,10 +6,10 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "random_pick.h"
-#include "ranges.h"
+#include "zset/access.h"
+#include "zset/commands.h"
+#include "zset/random_pick.h"
+#include "zset/ranges.h"
 
 namespace plinth::zset {
 namespace {

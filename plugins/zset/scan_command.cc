@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "ranges.h"
+#include "zset/access.h"
+#include "zset/commands.h"
+#include "zset/ranges.h"
 
 namespace plinth::zset {
 namespace {

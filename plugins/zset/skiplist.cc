@@ -1,12 +1,12 @@
 // The skiplist encoding and its member index (see skiplist.h).
-#include "skiplist.h"
+#include "zset/skiplist.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <new>
 
-#include "order.h"
+#include "zset/order.h"
 
 namespace plinth::zset {
 

@@ -1,6 +1,6 @@
 // The "zset" type callbacks (see type.h). rdb_load rebuilds a set from the plain form, picking
 // the encoding from the final size as Redis does, and refuses NaN scores and duplicates.
-#include "type.h"
+#include "zset/type.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 namespace {

@@ -7,9 +7,9 @@
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "access.h"
-#include "commands.h"
-#include "ranges.h"
+#include "zset/access.h"
+#include "zset/commands.h"
+#include "zset/ranges.h"
 
 namespace plinth::zset {
 namespace {

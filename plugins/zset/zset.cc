@@ -1,5 +1,5 @@
 // The two-encoding sorted set (see zset.h).
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 

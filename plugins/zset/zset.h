@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "listpack.h"
-#include "skiplist.h"
+#include "zset/listpack.h"
+#include "zset/skiplist.h"
 
 namespace plinth::zset {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "manifest.h"
+#include "aof/manifest.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "aof_reader.h"
+#include "aof/aof_reader.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <lua.hpp>
 
-#include "cmsgpack.h"
-#include "struct.h"
+#include "scripting/lib/cmsgpack.h"
+#include "scripting/lib/struct.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "reader.h"
-#include "source.h"
-#include "verify.h"
+#include "common/rdb/reader.h"
+#include "common/rdb/source.h"
+#include "common/rdb/verify.h"
 
 namespace {
 

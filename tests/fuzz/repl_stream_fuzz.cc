@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stream_parser.h"
+#include "replication/link/stream_parser.h"
 
 namespace {
 

@@ -1,13 +1,13 @@
 // plinth-check-aof's checks (see checker.h).
-#include "checker.h"
+#include "aof/check/checker.h"
 
 #include <unistd.h>
 
 #include <vector>
 
-#include "aof_reader.h"
-#include "fs_util.h"
-#include "manifest.h"
+#include "aof/aof_reader.h"
+#include "aof/fs_util.h"
+#include "aof/manifest.h"
 
 namespace plinth::aof {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "checker.h"
+#include "aof/check/checker.h"
 
 int main(int argc, char** argv) {
   bool fix = false;

@@ -1,12 +1,12 @@
 // Encoding choices for collections, made once the whole (small) value is seen or, for large
 // sets, hashes and zsets, as soon as the length is known.
-#include "collection_writer.h"
+#include "common/rdb/collection_writer.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
-#include "format.h"
+#include "common/rdb/format.h"
 
 namespace plinth::rdb {
 namespace {

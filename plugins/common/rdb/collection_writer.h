@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "compact.h"
-#include "emitter.h"
+#include "common/rdb/compact.h"
+#include "common/rdb/emitter.h"
 
 namespace plinth::rdb {
 

@@ -1,6 +1,6 @@
 // Decoders of ziplist, listpack, intset and zipmap blobs. Each walks the blob once with every
 // read checked against the end, then checks the header's counts and offsets.
-#include "compact.h"
+#include "common/rdb/compact.h"
 
 #include <algorithm>
 #include <charconv>

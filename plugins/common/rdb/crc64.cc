@@ -1,5 +1,5 @@
 // Slice-by-8 over tables computed once on first use.
-#include "crc64.h"
+#include "common/rdb/crc64.h"
 
 #include <cstring>
 

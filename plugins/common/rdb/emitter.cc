@@ -1,12 +1,12 @@
 // RDB encodings of lengths, strings and doubles.
-#include "emitter.h"
+#include "common/rdb/emitter.h"
 
 #include <cstring>
 
-#include "compact.h"
-#include "crc64.h"
-#include "format.h"
-#include "lzf.h"
+#include "common/rdb/compact.h"
+#include "common/rdb/crc64.h"
+#include "common/rdb/format.h"
+#include "common/rdb/lzf.h"
 
 namespace plinth::rdb {
 

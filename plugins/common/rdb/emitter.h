@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "sink.h"
+#include "common/rdb/sink.h"
 
 namespace plinth::rdb {
 

@@ -1,5 +1,5 @@
 // Reading primitives of the RDB format.
-#include "input.h"
+#include "common/rdb/input.h"
 
 #include <cctype>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <cstring>
 #include <limits>
 
-#include "crc64.h"
-#include "format.h"
-#include "lzf.h"
+#include "common/rdb/crc64.h"
+#include "common/rdb/format.h"
+#include "common/rdb/lzf.h"
 
 namespace plinth::rdb {
 namespace {

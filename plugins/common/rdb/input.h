@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "source.h"
+#include "common/rdb/source.h"
 
 namespace plinth::rdb {
 

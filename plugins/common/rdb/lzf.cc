@@ -1,7 +1,7 @@
 // LZF: a control byte below 32 starts a literal run of ctrl+1 bytes; otherwise its top three
 // bits hold a match length minus 2 (7: add the next byte) and its low five bits with the next
 // byte hold the match distance minus 1, so matches reach 8 KiB back.
-#include "lzf.h"
+#include "common/rdb/lzf.h"
 
 #include <cstdint>
 #include <cstring>

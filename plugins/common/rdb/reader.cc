@@ -1,14 +1,14 @@
 // The RDB reader's item loop: opcodes, keys, and the dispatch of each value type to the plain
 // stream replay, the blob decoders or the quicklist node reader.
-#include "reader.h"
+#include "common/rdb/reader.h"
 
 #include <cstdio>
 #include <cstring>
 
-#include "compact.h"
-#include "format.h"
-#include "replay.h"
-#include "stream_value.h"
+#include "common/rdb/compact.h"
+#include "common/rdb/format.h"
+#include "common/rdb/replay.h"
+#include "common/rdb/stream_value.h"
 
 namespace plinth::rdb {
 namespace {

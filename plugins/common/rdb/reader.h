@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "input.h"
-#include "source.h"
+#include "common/rdb/input.h"
+#include "common/rdb/source.h"
 
 namespace plinth::rdb {
 

@@ -1,7 +1,7 @@
 // The read side of plinth_rdb_io_t over the file and over decoded blobs.
-#include "replay.h"
+#include "common/rdb/replay.h"
 
-#include "compact.h"
+#include "common/rdb/compact.h"
 
 namespace plinth::rdb {
 namespace {

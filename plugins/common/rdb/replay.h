@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "input.h"
+#include "common/rdb/input.h"
 
 namespace plinth::rdb {
 

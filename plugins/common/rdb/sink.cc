@@ -1,5 +1,5 @@
 // Memory and file descriptor sinks.
-#include "sink.h"
+#include "common/rdb/sink.h"
 
 #include <unistd.h>
 

@@ -1,13 +1,13 @@
 // Saving and loading the keyspace as RDB through the host API: the writer and reader of the
 // codec on one side, db_visit, value_rdb_save, value_rdb_load and key_load on the other.
-#include "snapshot.h"
+#include "common/rdb/snapshot.h"
 
 #include <string_view>
 
-#include "reader.h"
-#include "sink.h"
-#include "source.h"
-#include "writer.h"
+#include "common/rdb/reader.h"
+#include "common/rdb/sink.h"
+#include "common/rdb/source.h"
+#include "common/rdb/writer.h"
 
 namespace plinth::rdb {
 namespace {

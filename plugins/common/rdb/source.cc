@@ -1,5 +1,5 @@
 // Memory and file descriptor sources.
-#include "source.h"
+#include "common/rdb/source.h"
 
 #include <unistd.h>
 

@@ -1,9 +1,9 @@
 // Stream values in the RDB file (see stream_value.h).
-#include "stream_value.h"
+#include "common/rdb/stream_value.h"
 
 #include <cstring>
 
-#include "format.h"
+#include "common/rdb/format.h"
 
 namespace plinth::rdb {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "emitter.h"
-#include "input.h"
+#include "common/rdb/emitter.h"
+#include "common/rdb/input.h"
 
 namespace plinth::rdb {
 

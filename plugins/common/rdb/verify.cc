@@ -1,7 +1,7 @@
 // Verify: a Reader with a visitor that counts and reads every element.
-#include "verify.h"
+#include "common/rdb/verify.h"
 
-#include "reader.h"
+#include "common/rdb/reader.h"
 
 namespace plinth::rdb {
 namespace {

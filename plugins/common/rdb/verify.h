@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "source.h"
+#include "common/rdb/source.h"
 
 namespace plinth::rdb {
 

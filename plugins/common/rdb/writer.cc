@@ -1,11 +1,11 @@
 // The writer's file structure; collections go through CollectionWriter.
-#include "writer.h"
+#include "common/rdb/writer.h"
 
 #include <cstdio>
 
-#include "collection_writer.h"
-#include "format.h"
-#include "stream_value.h"
+#include "common/rdb/collection_writer.h"
+#include "common/rdb/format.h"
+#include "common/rdb/stream_value.h"
 
 namespace plinth::rdb {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "emitter.h"
-#include "sink.h"
+#include "common/rdb/emitter.h"
+#include "common/rdb/sink.h"
 
 namespace plinth::rdb {
 

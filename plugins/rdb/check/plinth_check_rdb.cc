@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "source.h"
-#include "verify.h"
+#include "common/rdb/source.h"
+#include "common/rdb/verify.h"
 
 int main(int argc, char** argv) {
   if (argc != 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {

@@ -1,7 +1,7 @@
 // The replica's link thread: connect, handshake, PSYNC, full sync payload or +CONTINUE, then the
 // stream cut into commands. Everything it learns goes to the main thread as loop_post tasks
 // that hold the Impl alive and check "stopped" there, so ~Link drops what is still queued.
-#include "link.h"
+#include "replication/link/link.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -16,9 +16,9 @@
 #include <string_view>
 #include <thread>
 
-#include "snapshot_receiver.h"
-#include "stream_parser.h"
-#include "wire_io.h"
+#include "replication/link/snapshot_receiver.h"
+#include "replication/link/stream_parser.h"
+#include "replication/link/wire_io.h"
 
 namespace plinth::replication {
 

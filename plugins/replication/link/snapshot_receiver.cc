@@ -1,6 +1,6 @@
 // The full sync payload, in both of the forms Redis primaries send: sized (disk-based sync) and
 // delimited by a random 40-byte mark (diskless sync, "capa eof").
-#include "snapshot_receiver.h"
+#include "replication/link/snapshot_receiver.h"
 
 #include <errno.h>
 #include <fcntl.h>

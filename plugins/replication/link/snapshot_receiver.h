@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "wire_io.h"
+#include "replication/link/wire_io.h"
 
 namespace plinth::replication {
 

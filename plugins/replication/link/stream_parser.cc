@@ -1,6 +1,6 @@
 // The replication stream's command cutter: a three-state machine over a buffer holding only the
 // unparsed tail, so a large bulk that arrives in many chunks is copied once, not per chunk.
-#include "stream_parser.h"
+#include "replication/link/stream_parser.h"
 
 #include <algorithm>
 

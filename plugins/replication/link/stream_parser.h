@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "link.h"
+#include "replication/link/link.h"
 
 namespace plinth::replication {
 

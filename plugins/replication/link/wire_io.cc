@@ -1,6 +1,6 @@
 // The link thread's socket IO: getaddrinfo + non-blocking connect, and poll()-bounded reads and
 // writes that a stop interrupts through the wake fd.
-#include "wire_io.h"
+#include "replication/link/wire_io.h"
 
 #include <errno.h>
 #include <netdb.h>

@@ -2,7 +2,7 @@
  * Redis 7.0's cmsgpack (lua-cmsgpack 0.4.0): same bytes out of pack, same values and error
  * messages out of unpack, including its quirks (no bin/ext types, depth 16 on pack, stack-bounded
  * depth on unpack). Runs on the thread of the lua_State it is given. */
-#include "cmsgpack.h"
+#include "scripting/lib/cmsgpack.h"
 
 #include <float.h>
 #include <lauxlib.h>

@@ -2,7 +2,7 @@
  * struct library and the observed behaviour of Redis 7.0's copy of it: same bytes, values and
  * error messages, with Redis's bounds checks (size overflow, data length, c0 length). Runs on
  * the thread of the lua_State it is given. */
-#include "struct.h"
+#include "scripting/lib/struct.h"
 
 #include <ctype.h>
 #include <lauxlib.h>

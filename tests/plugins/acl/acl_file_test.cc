@@ -1,10 +1,10 @@
 // The ACL file: what ACL SAVE writes reads back to the same users; a bad line is refused with
 // its number and nothing is applied; and the ACL LOG groups repeats.
-#include "acl_file.h"
+#include "acl/acl_file.h"
 
 #include <doctest/doctest.h>
 
-#include "acl_log.h"
+#include "acl/acl_log.h"
 
 namespace {
 

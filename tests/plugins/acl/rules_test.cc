@@ -2,9 +2,9 @@
 // decides it, and how ACL LIST / GETUSER show it.
 #include <doctest/doctest.h>
 
-#include "command_table.h"
-#include "selector.h"
-#include "users.h"
+#include "acl/command_table.h"
+#include "acl/selector.h"
+#include "acl/users.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The strict AOF reader: whole files, truncation at every byte of the last record, MULTI
 // without EXEC, and corruption reported with the exact offset.
-#include "aof_reader.h"
+#include "aof/aof_reader.h"
 
 #include <doctest/doctest.h>
 

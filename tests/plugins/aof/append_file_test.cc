@@ -1,5 +1,5 @@
 // The append file (buffering, short and failed writes) and the everysec fsync thread.
-#include "append_file.h"
+#include "aof/append_file.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "fs_util.h"
-#include "fsync_worker.h"
+#include "aof/fs_util.h"
+#include "aof/fsync_worker.h"
 
 using namespace plinth::aof;
 

@@ -1,6 +1,6 @@
 // plinth-check-aof's logic: a valid set, a truncated last incr (reported, then fixed), and
 // corruption that --fix must not touch.
-#include "checker.h"
+#include "aof/check/checker.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "aof_reader.h"
-#include "fs_util.h"
+#include "aof/aof_reader.h"
+#include "aof/fs_util.h"
 
 using namespace plinth::aof;
 

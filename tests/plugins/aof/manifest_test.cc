@@ -1,5 +1,5 @@
 // The AOF manifest: Redis 7's line format, quoting, and strict refusals with line and offset.
-#include "manifest.h"
+#include "aof/manifest.h"
 
 #include <doctest/doctest.h>
 

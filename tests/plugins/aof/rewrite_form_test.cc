@@ -1,10 +1,10 @@
 // Commands an AOF-format base holds for strings and collections' plain forms.
-#include "rewrite_form.h"
+#include "aof/rewrite_form.h"
 
 #include <doctest/doctest.h>
 #include <plinth/plugin.h>
 
-#include "aof_reader.h"
+#include "aof/aof_reader.h"
 
 using namespace plinth::aof;
 using Kind = PlainForm::Kind;

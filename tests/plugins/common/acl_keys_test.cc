@@ -1,13 +1,13 @@
 // The shared keys functions: the keys and access Redis 7.0's key specs give, and no read past
 // argc on malformed calls.
-#include "acl_keys.h"
+#include "common/acl_keys.h"
 
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "acl_categories.h"
+#include "common/acl_categories.h"
 
 using namespace plinth::common;
 

@@ -1,5 +1,5 @@
 // Container-command dispatch: lookups, arity errors and unknown-subcommand texts.
-#include "subcommand.h"
+#include "common/subcommand.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // CLIENT KILL / CLIENT LIST filtering: option grammar, Redis's error texts, line parsing and
 // the AND-matching of filters.
-#include "client_filter.h"
+#include "connection/client_filter.h"
 
 #include <doctest/doctest.h>
 

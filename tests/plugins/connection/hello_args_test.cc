@@ -1,5 +1,5 @@
 // HELLO grammar, client-name validation and AUTH credential checks.
-#include "hello_args.h"
+#include "connection/hello_args.h"
 
 #include <doctest/doctest.h>
 

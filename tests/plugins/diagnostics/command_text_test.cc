@@ -1,5 +1,5 @@
 // How SLOWLOG and MONITOR show commands: Redis's limits, quoting and redactions.
-#include "command_text.h"
+#include "diagnostics/command_text.h"
 
 #include <doctest/doctest.h>
 

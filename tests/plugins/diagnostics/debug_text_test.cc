@@ -1,6 +1,6 @@
 // DEBUG's pure parts: how SLEEP and SET-ACTIVE-EXPIRE read their argument as Redis does, the
 // RDB sizes behind DEBUG OBJECT's serializedlength, its reply line and the HELP lines.
-#include "debug_text.h"
+#include "diagnostics/debug_text.h"
 
 #include <doctest/doctest.h>
 

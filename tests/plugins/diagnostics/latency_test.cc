@@ -1,6 +1,6 @@
 // The latency monitor's series: one sample per second (the worst), 160 at most, the all-time
 // worst, resets, and the graph and doctor texts.
-#include "latency.h"
+#include "diagnostics/latency.h"
 
 #include <doctest/doctest.h>
 

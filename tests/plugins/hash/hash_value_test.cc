@@ -1,6 +1,6 @@
 // Tests of the hash value's encoding rule (hash_value.h): listpack while small, hashtable once a
 // threshold is passed, never back.
-#include "hash_value.h"
+#include "hash/hash_value.h"
 
 #include <doctest/doctest.h>
 

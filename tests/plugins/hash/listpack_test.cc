@@ -1,5 +1,5 @@
 // Tests of the small hash encoding (listpack.h): order, in-place updates, deletes, binary data.
-#include "listpack.h"
+#include "hash/listpack.h"
 
 #include <doctest/doctest.h>
 

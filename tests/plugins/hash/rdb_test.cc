@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "type.h"
+#include "hash/type.h"
 
 using plinth::hash::Hash;
 using plinth::hash::Limits;

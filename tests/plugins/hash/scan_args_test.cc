@@ -1,5 +1,5 @@
 // Tests of HSCAN's argument rules (scan_args.h), with Redis 7.0's answers to the same texts.
-#include "scan_args.h"
+#include "hash/scan_args.h"
 
 #include <doctest/doctest.h>
 

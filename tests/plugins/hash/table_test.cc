@@ -1,6 +1,6 @@
 // Tests of the large hash encoding (table.h): growth, shrink, updates, and the scan guarantee
 // that a field present for a whole scan is returned although the table resizes meanwhile.
-#include "table.h"
+#include "hash/table.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // EXPIRE-family rules: option parsing, time conversion with overflow, NX/XX/GT/LT, TTL replies.
-#include "expire_args.h"
+#include "keys/expire_args.h"
 
 #include <doctest/doctest.h>
 

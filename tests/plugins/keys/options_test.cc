@@ -1,5 +1,5 @@
 // COPY / FLUSH / MEMORY USAGE option grammars and db index parsing.
-#include "options.h"
+#include "keys/options.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // SCAN cursor syntax (strtoul-like, as Redis) and MATCH/COUNT/TYPE options.
-#include "scan_args.h"
+#include "keys/scan_args.h"
 
 #include <doctest/doctest.h>
 

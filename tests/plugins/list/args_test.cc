@@ -1,6 +1,6 @@
 // Unit tests of the list commands' argument parsing: timeouts, sides and index ranges as Redis
 // 7.0 reads them.
-#include "args.h"
+#include "list/args.h"
 
 #include <doctest/doctest.h>
 

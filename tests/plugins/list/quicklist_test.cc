@@ -1,6 +1,6 @@
 // Unit tests of QuickList, the list type's packed node chain: every operation against a
 // std::deque model under several node limits, and the node limits themselves.
-#include "quicklist.h"
+#include "list/quicklist.h"
 
 #include <doctest/doctest.h>
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "list_type.h"
-#include "quicklist.h"
+#include "list/list_type.h"
+#include "list/quicklist.h"
 
 namespace plinth::list {
 namespace {

@@ -2,7 +2,7 @@
 // lists (a client_push closing a client over its output limit) is forgotten afterwards.
 #include <doctest/doctest.h>
 
-#include "handlers.h"
+#include "pubsub/handlers.h"
 
 namespace plinth::pubsub {
 namespace {

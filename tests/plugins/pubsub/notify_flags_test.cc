@@ -1,6 +1,6 @@
 // Unit tests of notify-keyspace-events parsing and Redis 7.0's normalised text (the outputs
 // below were read from redis-server 7.0.15's CONFIG GET).
-#include "notify_flags.h"
+#include "pubsub/notify_flags.h"
 
 #include <doctest/doctest.h>
 #include <plinth/plugin.h>

@@ -1,6 +1,6 @@
 // Unit tests of the subscription registry: channel -> subscribers in subscription order,
 // client -> its names, the three independent kinds, and cleanup.
-#include "registry.h"
+#include "pubsub/registry.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The control-message codec against the golden bytes of ../shared/design/RDMA.md, and what a
 // receiver must refuse.
-#include "codec.h"
+#include "rdma/codec.h"
 
 #include <doctest/doctest.h>
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "client.h"
+#include "rdma/client.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;

@@ -3,7 +3,7 @@
 // completion and every control message arrive later, in order per direction, interleaved at
 // random. Random message sizes up to 64 MiB both ways must arrive byte for byte; the broken
 // engine variants must be caught.
-#include "engine.h"
+#include "rdma/engine.h"
 
 #include <doctest/doctest.h>
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "client.h"
-#include "codec.h"
+#include "rdma/client.h"
+#include "rdma/codec.h"
 #include "test_server.h"
 
 using plinth::rdma::ClientOptions;

@@ -1,6 +1,6 @@
 // The backlog against a model (the whole stream kept in a string): offsets as Redis counts
 // them, what Holds accepts, reads from every offset it holds, wraparound, and resizing.
-#include "backlog.h"
+#include "replication/backlog.h"
 
 #include <doctest/doctest.h>
 

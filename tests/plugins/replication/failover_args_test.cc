@@ -1,6 +1,6 @@
 // FAILOVER's parser and checks (plugins/replication/failover_args.h): the replies Redis 7.0
 // gives for each malformed or untimely FAILOVER, and the requests it accepts.
-#include "failover_args.h"
+#include "replication/failover_args.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The primary's small parsers: integers as Redis takes them, and the peer address out of a
 // CLIENT LIST line.
-#include "primary_util.h"
+#include "replication/primary_util.h"
 
 #include <doctest/doctest.h>
 

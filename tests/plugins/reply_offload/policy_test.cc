@@ -1,5 +1,5 @@
 // The reply_offload policy: the measured sizes, the IO-thread rule and the override.
-#include "policy.h"
+#include "reply_offload/policy.h"
 
 #include <doctest/doctest.h>
 

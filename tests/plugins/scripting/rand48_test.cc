@@ -1,5 +1,5 @@
 // The PRNG behind math.random: the sequence a fresh redis-server 7.0 gives.
-#include "rand48.h"
+#include "scripting/rand48.h"
 
 #include <doctest/doctest.h>
 

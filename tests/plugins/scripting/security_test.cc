@@ -4,9 +4,9 @@
 #include <lua.hpp>
 #include <string>
 
-#include "lua_guards.h"
+#include "scripting/lua_guards.h"
+#include "scripting/sha1.h"
 #include "scripting_fixture.h"
-#include "sha1.h"
 
 using plinth::scripting::PatternDepth;
 using plinth::scripting::Sha1Hex;

@@ -1,5 +1,5 @@
 // SHA-1 against the FIPS 180 vectors and Redis's cached-script names.
-#include "sha1.h"
+#include "scripting/sha1.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // EVAL shebangs and FUNCTION LOAD metadata: Redis 7.0's acceptances and error texts.
-#include "shebang.h"
+#include "scripting/shebang.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The argument-hint parser behind COMMAND DOCS: structure of the tree it builds and the
 // redis-cli 7.0 rendering of that tree, which must reproduce the hint text.
-#include "args_hint.h"
+#include "server/args_hint.h"
 
 #include <doctest/doctest.h>
 

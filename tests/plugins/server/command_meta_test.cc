@@ -1,5 +1,5 @@
 // Flag names, ACL category names and key spec flags reported by COMMAND INFO, as Redis 7.0's.
-#include "command_meta.h"
+#include "server/command_meta.h"
 
 #include <doctest/doctest.h>
 #include <plinth/plugin.h>

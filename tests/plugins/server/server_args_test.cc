@@ -1,5 +1,5 @@
 // Argument grammars of SHUTDOWN, CONFIG SET, INFO, COMMAND LIST and MODULE LIST's version.
-#include "server_args.h"
+#include "server/server_args.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Unit tests of IntSet: order, widths, lookups, removal.
-#include "intset.h"
+#include "set/intset.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Unit tests of MemberTable: add/remove/contains against a reference, dense positions, long
 // and binary members, copies, and a full bucket scan.
-#include "member_table.h"
+#include "set/member_table.h"
 
 #include <doctest/doctest.h>
 

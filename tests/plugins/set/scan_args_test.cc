@@ -1,5 +1,5 @@
 // Unit tests of SSCAN's cursor and option parsing.
-#include "scan_args.h"
+#include "set/scan_args.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Unit tests of SetValue: encoding choice and conversion, positions, clones.
-#include "set_value.h"
+#include "set/set_value.h"
 
 #include <doctest/doctest.h>
 

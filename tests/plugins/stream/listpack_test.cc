@@ -1,6 +1,6 @@
 // Unit tests of the listpack byte format: Redis's exact encodings, backlens, header and
 // walking both ways, and the validation of untrusted bytes.
-#include "listpack.h"
+#include "stream/listpack.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Tests of the stream RDB forms through an in-memory plinth_rdb_io_t: a round trip with nodes,
 // deletions and groups, the older and newer forms, and malformed input refused.
-#include "rdb.h"
+#include "stream/rdb.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Unit tests of stream id parsing with Redis 7.0's rules.
-#include "stream_id.h"
+#include "stream/stream_id.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Unit tests of the stream value: node layout and splitting, deletion, trimming, ranges, the
 // radix-tree node count and copies with consumer groups.
-#include "stream.h"
+#include "stream/stream.h"
 
 #include <doctest/doctest.h>
 

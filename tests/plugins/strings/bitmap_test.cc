@@ -1,6 +1,6 @@
 // Tests of the bit operations behind SETBIT, GETBIT, BITCOUNT, BITPOS and BITOP (bitmap.h).
 // Range expectations come from Redis 7.0 on the same strings.
-#include "bitmap.h"
+#include "strings/bitmap.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Tests of the LCS computation (lcs.h): text, length and matched ranges, checked against what
 // Redis 7.0's LCS command answers for the same strings, plus the size limits.
-#include "lcs.h"
+#include "strings/lcs.h"
 
 #include <doctest/doctest.h>
 

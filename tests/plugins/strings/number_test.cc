@@ -1,7 +1,7 @@
 // Tests of the strings plugin's Redis-exact float parsing and formatting (number.h). The
 // expectations were taken from Redis 7.0's INCRBYFLOAT on the same inputs. Integer parsing is
 // tested with the SDK (tests/sdk/text_test.cc).
-#include "number.h"
+#include "strings/number.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Tests of Redis's index range rules (range.h): GETRANGE results and the normalization quirks
 // shared with BITCOUNT and BITPOS. Expectations come from Redis 7.0 on the same inputs.
-#include "range.h"
+#include "strings/range.h"
 
 #include <doctest/doctest.h>
 

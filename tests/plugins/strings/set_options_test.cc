@@ -1,6 +1,6 @@
 // Tests of SET / GETEX option parsing and expire resolution (set_options.h) against Redis
 // 7.0's acceptance rules and error conditions.
-#include "set_options.h"
+#include "strings/set_options.h"
 
 #include <doctest/doctest.h>
 

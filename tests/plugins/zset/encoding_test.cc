@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "zset.h"
+#include "zset/zset.h"
 
 namespace plinth::zset {
 namespace {

@@ -1,6 +1,6 @@
 // Unit tests of the sorted-set argument parsers: scores, score and lex ranges, rank spans and
 // the blocking timeout, with Redis 7.0's accept/refuse rules.
-#include "ranges.h"
+#include "zset/ranges.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Tests of the "zset" type: RDB round trip through an in-memory plinth_rdb_io_t (both
 // encodings, malformed and short input refused), COPY then writes on either side
 // (copy-on-write), TYPE, OBJECT ENCODING, MEMORY USAGE, UNLINK, RENAME and the options.
-#include "type.h"
+#include "zset/type.h"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "zset.h"
+#include "zset/zset.h"
 #include "zset_fixture.h"
 
 namespace plinth::zset::test {

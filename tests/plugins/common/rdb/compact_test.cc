@@ -1,6 +1,6 @@
 // The compact blob codecs: hand-built blobs following the format, encoder round trips, and
 // refusal of malformed blobs.
-#include "compact.h"
+#include "common/rdb/compact.h"
 
 #include <doctest/doctest.h>
 

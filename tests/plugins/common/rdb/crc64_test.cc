@@ -1,5 +1,5 @@
 // CRC-64/Jones as Redis's RDB checksum.
-#include "crc64.h"
+#include "common/rdb/crc64.h"
 
 #include <doctest/doctest.h>
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "common/rdb/source.h"
+#include "common/rdb/verify.h"
 #include "rdb_test_util.h"
-#include "source.h"
-#include "verify.h"
 
 namespace plinth::rdb {
 namespace {

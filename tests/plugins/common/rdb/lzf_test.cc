@@ -1,5 +1,5 @@
 // LZF: round trips, and refusal of every kind of malformed stream.
-#include "lzf.h"
+#include "common/rdb/lzf.h"
 
 #include <doctest/doctest.h>
 

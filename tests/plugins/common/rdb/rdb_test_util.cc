@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "crc64.h"
-#include "source.h"
+#include "common/rdb/crc64.h"
+#include "common/rdb/source.h"
 
 namespace plinth::rdb::test {
 

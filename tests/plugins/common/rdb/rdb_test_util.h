@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "reader.h"
+#include "common/rdb/reader.h"
 
 namespace plinth::rdb::test {
 

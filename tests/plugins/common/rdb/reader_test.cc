@@ -1,17 +1,17 @@
 // The RDB reader over hand-built files: opcodes, every value encoding, refusals, checksum,
 // truncation and corruption, visitor control, incremental steps.
-#include "reader.h"
+#include "common/rdb/reader.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
-#include "compact.h"
-#include "lzf.h"
+#include "common/rdb/compact.h"
+#include "common/rdb/lzf.h"
+#include "common/rdb/source.h"
+#include "common/rdb/verify.h"
 #include "rdb_test_util.h"
-#include "source.h"
-#include "verify.h"
 
 namespace plinth::rdb {
 namespace {

@@ -1,6 +1,6 @@
 // Writer to reader round trips of every type and encoding choice, with expiries and several
 // dbs; string encodings; checksum off; rdb_save misbehaving; fd sink and source.
-#include "writer.h"
+#include "common/rdb/writer.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -12,10 +12,10 @@
 #include <map>
 #include <string>
 
-#include "format.h"
+#include "common/rdb/format.h"
+#include "common/rdb/source.h"
+#include "common/rdb/verify.h"
 #include "rdb_test_util.h"
-#include "source.h"
-#include "verify.h"
 
 namespace plinth::rdb {
 namespace {

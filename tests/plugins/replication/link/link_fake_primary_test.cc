@@ -8,8 +8,8 @@
 #include <memory>
 #include <thread>
 
-#include "link.h"
 #include "link_test_support.h"
+#include "replication/link/link.h"
 
 using namespace plinth::replication;
 using namespace plinth::replication::test;

@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 
-#include "link.h"
 #include "link_test_support.h"
+#include "replication/link/link.h"
 
 using namespace plinth::replication;
 using namespace plinth::replication::test;

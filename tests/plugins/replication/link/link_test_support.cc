@@ -17,7 +17,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "stream_parser.h"
+#include "replication/link/stream_parser.h"
 
 namespace plinth::replication::test {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "link.h"
+#include "replication/link/link.h"
 
 namespace plinth::replication::test {
 

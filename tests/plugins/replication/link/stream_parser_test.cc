@@ -1,6 +1,6 @@
 // The replication stream's command cutter: offsets, commands split across chunks, and the
 // malformed or hostile input that must end the link instead of crashing or allocating.
-#include "stream_parser.h"
+#include "replication/link/stream_parser.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Tests of cmsgpack (plugins/scripting/lib/cmsgpack.c): the answers recorded from redis-server
 // 7.0, then properties a table of cases cannot show (every truncation, random bytes, round trips,
 // finalizers that pack while a pack runs).
-#include "cmsgpack.h"
+#include "scripting/lib/cmsgpack.h"
 
 #include <doctest/doctest.h>
 

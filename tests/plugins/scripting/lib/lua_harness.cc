@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cmsgpack.h"
-#include "struct.h"
+#include "scripting/lib/cmsgpack.h"
+#include "scripting/lib/struct.h"
 
 namespace plinth::scripting {
 namespace {

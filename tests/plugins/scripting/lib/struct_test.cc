@@ -1,7 +1,7 @@
 // Tests of struct (plugins/scripting/lib/struct.c): the answers recorded from redis-server 7.0,
 // then round trips over every option at its limits, size against pack, and random formats over
 // random bytes.
-#include "struct.h"
+#include "scripting/lib/struct.h"
 
 #include <doctest/doctest.h>
 
