@@ -12,7 +12,6 @@
 
 #include "host/core/version.h"
 #include "host/shell/config_file.h"
-#include "host/shell/default_plugins.h"
 #include "host/shell/log.h"
 #include "host/shell/server.h"
 
@@ -100,10 +99,22 @@ const char* TypeText(uint32_t t) {
   return "string";
 }
 
+// The default plugin set (plugins/default_set.txt, compiled in), in load order.
+std::vector<std::string> DefaultPlugins() {
+  std::vector<std::string> out;
+  std::string_view all = PLINTH_DEFAULT_PLUGINS;
+  while (!all.empty()) {
+    const size_t space = all.find(' ');
+    out.emplace_back(all.substr(0, space));
+    all = space == std::string_view::npos ? std::string_view() : all.substr(space + 1);
+  }
+  return out;
+}
+
 void PrintHelp(const Core& core) {
   Usage(stdout);
   std::printf("\nDefault plugins (unless --no-default-plugins or a config file's list):\n ");
-  for (const char* name : kDefaultPlugins) std::printf(" %s", name);
+  std::printf(" %s", PLINTH_DEFAULT_PLUGINS);
   std::printf("\n\nPlugins loaded:\n");
   for (const auto& p : core.plugins)
     std::printf("  %-12s %-8s %s\n", p->name.c_str(),
@@ -167,7 +178,8 @@ int Main(int argc, char** argv) {
   const Option* dir = s.options.Find("plugin-dir");
   if (!dir->value.empty()) plugin_dir = dir->value;
   if (args.defaults)
-    for (const char* name : kDefaultPlugins) plugins.push_back(PluginRequest{name, false, {}});
+    for (const std::string& name : DefaultPlugins())
+      plugins.push_back(PluginRequest{name, false, {}});
   for (auto& r : args.plugins) plugins.push_back(r);
 
   for (const PluginRequest& r : plugins) {

@@ -18,10 +18,10 @@ import support  # noqa: E402
 from support import expect  # noqa: E402
 import compat_checks  # noqa: E402
 
-# host/shell/default_plugins.h, in load order.
-DEFAULTS = ["resp", "tcp", "connection", "server", "strings", "keys", "hash", "list", "set",
-            "zset", "stream", "pubsub", "scripting", "reply_offload", "rdb", "aof", "replication",
-            "diagnostics", "acl"]
+# plugins/default_set.txt, in load order.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "plugins",
+                       "default_set.txt")) as _f:
+    DEFAULTS = [w.strip() for w in _f if w.strip() and not w.startswith("#")]
 
 
 class Env:
