@@ -86,8 +86,9 @@ class Env {
   // MEMORY MALLOC-STATS: the allocator's own report.
   virtual std::string AllocatorStats() { return "Stats not supported for the current allocator"; }
 
-  // Appends the env's fields of an INFO section ("clients", "memory", "server") to out, in
-  // "name:value\r\n" lines.
+  // Appends the env's fields of an INFO section ("clients", "memory", "server", and
+  // "listeners": tcp_port, the port of the first TCP listener a transport added) to out, in
+  // INFO lines (InfoLine).
   virtual void InfoFields(std::string_view section, std::string* out) = 0;
 
   // conn_notify and conn_released of a transport connection (ABI contracts in plugin.h). Any

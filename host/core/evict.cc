@@ -222,9 +222,9 @@ void Evictor::InfoFields(std::string* out) const {
   static const char* const kNames[] = {"volatile-lru",   "volatile-lfu", "volatile-random",
                                        "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
                                        "allkeys-random", "noeviction"};
-  *out += "maxmemory:" + std::to_string(limit_) + "\r\n";
-  *out += "maxmemory_human:" + HumanBytes(limit_) + "\r\n";
-  *out += "maxmemory_policy:" + std::string(kNames[policy_]) + "\r\n";
+  InfoLine(out, "maxmemory", limit_);
+  InfoLine(out, "maxmemory_human", HumanBytes(limit_));
+  InfoLine(out, "maxmemory_policy", kNames[policy_]);
 }
 
 }  // namespace plinth::host

@@ -16,12 +16,9 @@
 namespace plinth::host {
 namespace {
 
-void Field(std::string& o, const char* name, const std::string& v) {
-  o += name;
-  o += ':';
-  o += v;
-  o += "\r\n";
-}
+constexpr std::string_view kLineEnd = "\r\n";  // INFO's lines end as RESP's do
+
+void Field(std::string& o, const char* name, const std::string& v) { InfoLine(&o, name, v); }
 void Field(std::string& o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
 
 void Server_(Core& s, std::string& o) {
@@ -35,8 +32,7 @@ void Server_(Core& s, std::string& o) {
   Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
   Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
   Field(o, "process_id", static_cast<int64_t>(getpid()));
-  const Option* port = s.options.Find("port");
-  Field(o, "tcp_port", port ? port->int_value : 0);
+  s.env().InfoFields("listeners", &o);  // tcp_port: the transports' listeners say
   int64_t up = (s.NowMs() - s.start_ms) / 1000;
   Field(o, "server_time_usec", s.NowUs());
   Field(o, "uptime_in_seconds", up);
@@ -170,8 +166,9 @@ const HostSection kSections[] = {
 };
 
 void Begin(std::string& o, const std::string& title) {
-  if (!o.empty()) o += "\r\n";
-  o += "# " + title + "\r\n";
+  if (!o.empty()) o += kLineEnd;
+  o += "# " + title;
+  o += kLineEnd;
 }
 
 }  // namespace
@@ -181,7 +178,7 @@ std::string HumanBytes(int64_t bytes) {
   const double b = static_cast<double>(bytes);
   if (bytes < 1024)
     std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
-  else if (bytes < 1024 * 1024)
+  else if (bytes < int64_t{1024} * 1024)
     std::snprintf(buf, sizeof buf, "%.2fK", b / 1024);
   else if (bytes < 1024LL * 1024 * 1024)
     std::snprintf(buf, sizeof buf, "%.2fM", b / (1024 * 1024));
@@ -190,12 +187,20 @@ std::string HumanBytes(int64_t bytes) {
   return buf;
 }
 
+void InfoLine(std::string* out, std::string_view name, std::string_view value) {
+  *out += name;
+  *out += ':';
+  *out += value;
+  *out += kLineEnd;
+}
+
+void InfoLine(std::string* out, std::string_view name, int64_t value) {
+  InfoLine(out, name, std::to_string(value));
+}
+
 void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len) {
   if (!info || !name) return;
-  *info->out += name;
-  *info->out += ':';
-  info->out->append(value ? value : "", value ? len : 0);
-  *info->out += "\r\n";
+  InfoLine(info->out, name, std::string_view(value ? value : "", value ? len : 0));
 }
 
 void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value) {

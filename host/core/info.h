@@ -13,6 +13,10 @@ struct plinth_info {
 
 namespace plinth::host {
 
+// Appends one INFO line, "name:value" and the line end. Every INFO field the host writes goes
+// through these.
+void InfoLine(std::string* out, std::string_view name, std::string_view value);
+void InfoLine(std::string* out, std::string_view name, int64_t value);
 void InfoField(plinth_info_t* info, const char* name, const char* value, size_t len);
 void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value);
 // Bytes as INFO's *_human fields print them: "812B", "1.50K", "100.00M", "2.00G".

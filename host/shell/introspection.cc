@@ -4,6 +4,8 @@
 #include <gperftools/malloc_extension.h>
 #else
 #include <malloc.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 // The sanitizer runtime's allocator figure (GCC ships no header declaring it).
 extern "C" size_t __sanitizer_get_current_allocated_bytes();
@@ -24,13 +26,8 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes();
 namespace plinth::host {
 namespace {
 
-void Field(std::string* o, const char* name, const std::string& v) {
-  *o += name;
-  *o += ':';
-  *o += v;
-  *o += "\r\n";
-}
-void Field(std::string* o, const char* name, int64_t v) { Field(o, name, std::to_string(v)); }
+void Field(std::string* o, const char* name, const std::string& v) { InfoLine(o, name, v); }
+void Field(std::string* o, const char* name, int64_t v) { InfoLine(o, name, v); }
 
 int64_t RssBytes() {
   std::ifstream f("/proc/self/statm");
@@ -76,6 +73,8 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
   if (section == "server") {
     Field(out, "multiplexing_api", "libuv");
     Field(out, "hz", limits.hz);
+  } else if (section == "listeners") {
+    Field(out, "tcp_port", TcpPort());
   } else if (section == "clients") {
     Field(out, "connected_clients", static_cast<int64_t>(clients.size()));
     Field(out, "maxclients", limits.maxclients);
@@ -85,6 +84,21 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
   } else if (section == "io_threads") {
     io.Info(out);
   }
+}
+
+int64_t Shell::TcpPort() const {
+  for (const Listener* l : listeners) {
+    sockaddr_storage a{};
+    socklen_t len = sizeof a;
+    int type = 0;
+    socklen_t tlen = sizeof type;
+    if (getsockname(l->fd, reinterpret_cast<sockaddr*>(&a), &len) != 0 ||
+        getsockopt(l->fd, SOL_SOCKET, SO_TYPE, &type, &tlen) != 0 || type != SOCK_STREAM)
+      continue;
+    if (a.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in*>(&a)->sin_port);
+    if (a.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&a)->sin6_port);
+  }
+  return 0;
 }
 
 int64_t Shell::UsedMemory() {
@@ -134,7 +148,7 @@ void Shell::AllocatorLimit(int64_t maxmemory) {
 
 std::string Shell::AllocatorStats() {
 #ifndef PLINTH_NO_TCMALLOC
-  std::string text(64 * 1024, '\0');
+  std::string text(size_t{64} * 1024, '\0');
   MallocExtension::instance()->GetStats(text.data(), static_cast<int>(text.size()));
   text.resize(std::strlen(text.c_str()));
   return text;

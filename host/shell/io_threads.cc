@@ -10,6 +10,7 @@
 #include <ctime>
 #include <thread>
 
+#include "host/core/info.h"
 #include "host/shell/io/cpu.h"
 #include "host/shell/io/parker.h"
 #include "host/shell/io/spsc_ring.h"
@@ -89,17 +90,17 @@ class IoThread {
     const uint64_t busy = busy_ns_.load(std::memory_order_relaxed);
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "io_thread_%d:reads=%llu,writes=%llu,bytes_read=%llu,bytes_written=%llu,"
+                  "reads=%llu,writes=%llu,bytes_read=%llu,bytes_written=%llu,"
                   "spin_hits=%llu,parks=%llu,wakes_issued=%llu,wakes_skipped=%llu,"
-                  "spin_budget_us=%.1f,busy_pct=%.2f,cpu_sec=%.6f\r\n",
-                  number_, Load(reads_), Load(writes_), Load(bytes_read_), Load(bytes_written_),
+                  "spin_budget_us=%.1f,busy_pct=%.2f,cpu_sec=%.6f",
+                  Load(reads_), Load(writes_), Load(bytes_read_), Load(bytes_written_),
                   static_cast<unsigned long long>(p.spin_hits),
                   static_cast<unsigned long long>(p.parks),
                   static_cast<unsigned long long>(p.wakes_issued),
                   static_cast<unsigned long long>(p.wakes_skipped), p.spin_budget_ns / 1000.0,
                   wall > 0 ? 100.0 * static_cast<double>(busy) / static_cast<double>(wall) : 0.0,
                   CpuSeconds());
-    *out += buf;
+    InfoLine(out, "io_thread_" + std::to_string(number_), buf);
   }
   ParkerStats WakeStats() const { return parker_.Stats(); }
 
@@ -281,25 +282,22 @@ void IoThreads::Shutdown() {
 }
 
 void IoThreads::Info(std::string* out) const {
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "io_threads:%d\r\nio_threads_active:%zu\r\nio_threads_adaptive:%d\r\n"
-                "io_threads_usable_cpus:%d\r\n",
-                settings_.threads, active_, settings_.adaptive ? 1 : 0, usable_cpus_);
-  *out += buf;
+  InfoLine(out, "io_threads", settings_.threads);
+  InfoLine(out, "io_threads_active", static_cast<int64_t>(active_));
+  InfoLine(out, "io_threads_adaptive", settings_.adaptive ? 1 : 0);
+  InfoLine(out, "io_threads_usable_cpus", usable_cpus_);
   uint64_t wakes = 0;
   for (const auto& t : threads_) {
     t->Info(out);
     wakes += t->WakeStats().wakes_issued;
   }
   ParkerStats m = main_parker_ ? main_parker_->Stats() : ParkerStats{};
-  std::snprintf(
-      buf, sizeof buf,
-      "io_poll_spinning:%llu\r\nio_poll_blocked:%llu\r\nio_wake_syscalls:%llu\r\n"
-      "io_main_wait_sec:%.6f\r\n",
-      static_cast<unsigned long long>(m.spin_hits), static_cast<unsigned long long>(m.parks),
-      static_cast<unsigned long long>(wakes + m.wakes_issued), static_cast<double>(wait_ns_) / 1e9);
-  *out += buf;
+  InfoLine(out, "io_poll_spinning", static_cast<int64_t>(m.spin_hits));
+  InfoLine(out, "io_poll_blocked", static_cast<int64_t>(m.parks));
+  InfoLine(out, "io_wake_syscalls", static_cast<int64_t>(wakes + m.wakes_issued));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(wait_ns_) / 1e9);
+  InfoLine(out, "io_main_wait_sec", buf);
 }
 
 }  // namespace plinth::host

@@ -144,6 +144,8 @@ class Shell final : public Env {
   void ServeBlockTimeouts();
 
  private:
+  // The port of the first TCP listener a transport added (INFO tcp_port), 0 when none.
+  int64_t TcpPort() const;  // introspection.cc
   void FinishStop();
   // Resumes the unblocked clients (ClientResume).
   void RunUnblocked();

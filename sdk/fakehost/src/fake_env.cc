@@ -118,6 +118,7 @@ int64_t FakeEnv::KillClients(host::Session* caller, uint32_t filter, std::string
 
 void FakeEnv::InfoFields(std::string_view section, std::string* out) {
   if (section == "clients") *out += "connected_clients:1\r\n";
+  if (section == "listeners") *out += "tcp_port:0\r\n";  // no transport listens here
 }
 
 }  // namespace plinth::fakehost
