@@ -27,7 +27,7 @@ struct Session {
   bool internal = false;         // a plugin's trusted client (client_create_internal)
   bool no_propagate = false;     // its effects stay off the propagation stream
   bool replica = false;          // client_set_replica: a replica's link (flag S, replica limits)
-  bool no_touch = false;         // CLIENT NO-TOUCH: its commands but TOUCH leave access stamps
+  bool no_touch = false;         // CLIENT NO-TOUCH: its commands leave access stamps
   bool local = false;            // loopback or unix socket (enable-debug-command local)
   bool acl_restricted = false;   // user_id's commands go through the ACL provider's check
   uint64_t user_id = 0;          // the ACL provider's user; 0: the default user, never authed

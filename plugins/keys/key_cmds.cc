@@ -96,7 +96,15 @@ void RenameGeneric(Call& c, bool nx) {
 void Del(Call& c) { DeleteKeys(c, false); }
 void Unlink(Call& c) { DeleteKeys(c, true); }
 void Exists(Call& c) { c.Integer(CountExisting(c)); }
-void Touch(Call& c) { c.Integer(CountExisting(c)); }
+// TOUCH stamps its keys' access even for a CLIENT NO-TOUCH client (Redis): the client's flag is
+// lifted for its own lookups.
+void Touch(Call& c) {
+  size_t len = 0;
+  const bool no_touch = Api().client_attr_get(c.raw(), PLINTH_CLIENT_NO_TOUCH, &len) != nullptr;
+  if (no_touch) Api().client_attr_set(c.raw(), PLINTH_CLIENT_NO_TOUCH, "", 0);
+  c.Integer(CountExisting(c));
+  if (no_touch) Api().client_attr_set(c.raw(), PLINTH_CLIENT_NO_TOUCH, "1", 1);
+}
 
 void Type(Call& c) {
   const plinth_value_t* v = c.Get(c.arg(1));

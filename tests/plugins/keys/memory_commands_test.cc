@@ -66,6 +66,48 @@ TEST_CASE_FIXTURE(MemoryFixture,
             .rfind("(error) ERR An LFU maxmemory policy is not selected", 0) == 0);
 }
 
+// A command that turns CLIENT NO-TOUCH on for its client, as the connection plugin's CLIENT
+// NO-TOUCH ON does.
+const plinth_host_api_t* g_api = nullptr;
+void NoTouchOn(plinth_call_t* c, void*) {
+  g_api->client_attr_set(c, PLINTH_CLIENT_NO_TOUCH, "1", 1);
+  g_api->reply_simple(c, "OK", 2);
+}
+int32_t NoTouchInit(plinth_plugin_t* self, const plinth_host_api_t* api) {
+  g_api = api;
+  plinth_command_spec_t spec{};
+  spec.struct_size = sizeof spec;
+  spec.name = "notouch-on";
+  spec.arity = 1;
+  spec.handler = NoTouchOn;
+  return api->command_register(self, &spec);
+}
+const plinth_plugin_descriptor_t kNoTouch = {sizeof(plinth_plugin_descriptor_t),
+                                             PLINTH_ABI_MAJOR,
+                                             PLINTH_ABI_MINOR,
+                                             0,
+                                             "notouch",
+                                             "1",
+                                             "CLIENT NO-TOUCH ON as a command",
+                                             NoTouchInit,
+                                             nullptr,
+                                             {nullptr, nullptr, nullptr, nullptr}};
+
+TEST_CASE_FIXTURE(MemoryFixture,
+                  "memory: a NO-TOUCH client's commands leave the access stamp, but its TOUCH "
+                  "stamps the key") {
+  REQUIRE_MESSAGE(host.Load(&kNoTouch, "notouch"), host.LoadError());
+  Policy("allkeys-lfu");
+  host.PutString("k", "v");
+  CHECK(Run({"notouch-on"}) == "OK");
+  for (int i = 0; i < 20; ++i) Run({"EXPIRE", "k", "100"});  // a write is an access, but not now
+  CHECK(Run({"OBJECT", "FREQ", "k"}) == "(integer) 5");      // a new key's counter, untouched
+  CHECK(Run({"TOUCH", "k"}) == "(integer) 1");
+  CHECK(Run({"OBJECT", "FREQ", "k"}) == "(integer) 6");  // at 5 the first access always counts
+  CHECK(Run({"EXPIRE", "k", "100"}) == "(integer) 1");   // NO-TOUCH holds again after TOUCH
+  CHECK(Run({"OBJECT", "FREQ", "k"}) == "(integer) 6");
+}
+
 TEST_CASE_FIXTURE(MemoryFixture,
                   "memory: under an LFU policy OBJECT FREQ grows with accesses and decays one "
                   "per idle minute") {
