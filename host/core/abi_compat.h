@@ -12,10 +12,11 @@ namespace plinth::host {
 // The end of T's last ABI 1.0 field: the shortest struct_size a plugin built against SDK 1.0
 // gives for it. Fixed forever: 1.0's fields never move (tests/abi/gate checks it).
 template <typename T>
-constexpr size_t kFrozen10 = 0;
+inline constexpr size_t kFrozen10 = 0;
+// NOLINTNEXTLINE(bugprone-macro-parentheses): T names a type, which takes no parentheses.
 #define PLINTH_FROZEN_10(T, last) \
   template <>                     \
-  constexpr size_t kFrozen10<T> = offsetof(T, last) + sizeof(T::last)
+  inline constexpr size_t kFrozen10<T> = offsetof(T, last) + sizeof(T::last)
 PLINTH_FROZEN_10(plinth_plugin_descriptor_t, reserved);
 PLINTH_FROZEN_10(plinth_command_spec_t, key_flags);
 PLINTH_FROZEN_10(plinth_command_info_t, arity);

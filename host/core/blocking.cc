@@ -83,6 +83,7 @@ std::vector<Session*> Blocking::Held() const {
     if (s->block->paused) held.emplace_back(seq, s);
   std::sort(held.begin(), held.end());
   std::vector<Session*> r;
+  r.reserve(held.size());
   for (const auto& h : held) r.push_back(h.second);
   return r;
 }

@@ -16,13 +16,13 @@ constexpr int kSlots = Bucket::kSlots;
 constexpr uint64_t kPtrMask = (uint64_t{1} << 48) - 1;
 constexpr size_t kRehashPerOp = 2;  // buckets a command moves while a resize runs
 
-inline Entry* SlotPtr(const Bucket& b, int i) {
+inline Entry* SlotPtr(const Bucket& b, size_t i) {
   uint64_t x;
   std::memcpy(&x, b.ptr + 6 * i, 8);  // the last slot's read ends inside tag[]
   return reinterpret_cast<Entry*>(x & kPtrMask);
 }
 
-inline void SetSlot(Bucket& b, int i, const Entry* e, uint8_t tag) {
+inline void SetSlot(Bucket& b, size_t i, const Entry* e, uint8_t tag) {
   const uint64_t x = reinterpret_cast<uintptr_t>(e);
   if (x & ~kPtrMask) std::abort();  // a user address above 48 bits: never on Linux by default
   std::memcpy(b.ptr + 6 * i, &x, 6);

@@ -38,7 +38,7 @@ plinth_value* NewObject(size_t body, uint8_t type, uint8_t flags) {
 
 const TypeEntry* TypeOf(const plinth_value_t* v) {
   const TypeEntry* t;
-  std::memcpy(&t, v->body + PayloadOffset(v), sizeof t);
+  std::memcpy(&t, v->body + PayloadOffset(v), kPtrBytes);
   return t;
 }
 
@@ -67,7 +67,7 @@ Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
                    plinth_value* target, bool expire, int64_t expire_ms) {
   const bool long_key = key.size() >= 255;
   const size_t key_off = (expire ? 12 : 0) + (long_key ? 4 : 0);
-  const size_t payload = target ? sizeof target : cap + 1;
+  const size_t payload = target ? kPtrBytes : cap + 1;
   const uint8_t flags = kValKey | (expire ? kValExpire : 0) | (long_key ? kValLongKey : 0) |
                         (target ? kValIndirect : 0);
   Entry* e = NewObject(key_off + key.size() + payload, target ? 0 : PLINTH_TYPE_STRING, flags);
@@ -89,7 +89,7 @@ Entry* EntryCreate(std::string_view key, const char* s, size_t len, size_t cap,
   std::memcpy(e->body + key_off, key.data(), key.size());
   char* p = e->body + key_off + key.size();
   if (target) {
-    std::memcpy(p, &target, sizeof target);
+    std::memcpy(p, &target, kPtrBytes);
     return e;
   }
   if (len) std::memcpy(p, s, len);
@@ -107,17 +107,17 @@ size_t StringRoom(const plinth_value* v) {
 
 plinth_value_t* ValueCreateTyped(const TypeEntry* type, void* payload) {
   if (type->id > kLastPluginType) return nullptr;
-  plinth_value* v = NewObject(sizeof type + sizeof payload, static_cast<uint8_t>(type->id), 0);
+  plinth_value* v = NewObject(2 * kPtrBytes, static_cast<uint8_t>(type->id), 0);
   if (!v) return nullptr;
-  std::memcpy(v->body, &type, sizeof type);
-  std::memcpy(v->body + sizeof type, &payload, sizeof payload);
+  std::memcpy(v->body, &type, kPtrBytes);
+  std::memcpy(v->body + kPtrBytes, &payload, kPtrBytes);
   g_alive.fetch_add(1, std::memory_order_relaxed);
   return v;
 }
 
 void* ValuePayloadOf(const plinth_value_t* v) {
   void* p;
-  std::memcpy(&p, v->body + PayloadOffset(v) + sizeof(TypeEntry*), sizeof p);
+  std::memcpy(&p, v->body + PayloadOffset(v) + kPtrBytes, kPtrBytes);
   return p;
 }
 

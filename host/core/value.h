@@ -116,11 +116,14 @@ inline bool EntryExpired(const Entry* e, int64_t now_ms) {
   const int64_t ms = EntryExpireMs(e);
   return ms >= 0 && ms <= now_ms;
 }
+// The size of a pointer an object's bytes hold (an indirect entry's value, a typed value's type
+// and payload), copied in and out unaligned.
+inline constexpr size_t kPtrBytes = sizeof(void*);
 // The value an entry holds: itself (a small string) or the standalone value it points at.
 inline plinth_value* EntryValue(const Entry* e) {
   if (!(e->flags & kValIndirect)) return const_cast<Entry*>(e);
   plinth_value* v;
-  std::memcpy(&v, e->body + PayloadOffset(e), sizeof v);
+  std::memcpy(&v, e->body + PayloadOffset(e), kPtrBytes);
   return v;
 }
 
@@ -151,7 +154,7 @@ inline uint32_t EntryExpIndex(const Entry* e) {
 inline void EntrySetExpIndex(Entry* e, uint32_t i) { std::memcpy(e->body + 8, &i, 4); }
 // Replaces the pointer of an indirect entry (dropping nothing).
 inline void EntrySetTarget(Entry* e, plinth_value* v) {
-  std::memcpy(e->body + PayloadOffset(e), &v, sizeof v);
+  std::memcpy(e->body + PayloadOffset(e), &v, kPtrBytes);
 }
 // Redis's OBJECT ENCODING for string bytes: int, embstr (up to 44 bytes) or raw.
 uint32_t StringEncoding(const char* s, size_t len);

@@ -13,7 +13,7 @@
 namespace plinth::host {
 namespace {
 
-constexpr size_t kReadChunk = 16 * 1024;
+constexpr size_t kReadChunk = size_t{16} * 1024;
 constexpr size_t kMaxBatch = 1024;  // requests parsed ahead of execution
 
 void OnPoll(uv_poll_t* h, int status, int events);

@@ -225,7 +225,7 @@ bool ClientAppendRaw(Client* c, const char* data, size_t len);
 // The output a client that has never authenticated may have pending, where authentication is
 // required: past it the client is closed (Valkey and Redis since CVE-2025-21605), so one that
 // pipelines commands and never reads cannot pile up -NOAUTH replies.
-constexpr size_t kUnauthOutputLimit = 16 * 1024;
+constexpr size_t kUnauthOutputLimit = size_t{16} * 1024;
 // Enforces the output buffer limits (of c's class: normal, pubsub or replica; the small fixed
 // one of an unauthenticated client) after new output. Past one, c is scheduled to close
 // (ClientCloseAsync: a push or a reply may come from inside a command or a plugin's delivery

@@ -14,12 +14,12 @@
 namespace plinth::host {
 namespace {
 
-constexpr size_t kOutChunk = 16 * 1024;
+constexpr size_t kOutChunk = size_t{16} * 1024;
 // Values at least this long are copied by the writing thread when IO threads are active;
 // shorter ones cost less to copy than to reserve.
 constexpr size_t kMinFill = 64;
 // Bytes one write turn sends to a polled connection before the thread moves on to others.
-constexpr size_t kWriteTurn = 256 * 1024;
+constexpr size_t kWriteTurn = size_t{256} * 1024;
 
 void ReleaseFills(std::vector<OutFill>& fills) {
   for (const OutFill& f : fills) ValueRelease(f.value);

@@ -141,8 +141,8 @@ inline int64_t MemoryUnit(std::string_view unit) {
   if (unit.empty() || EqualsNoCase(unit, "b")) return 1;
   if (EqualsNoCase(unit, "k")) return 1000;
   if (EqualsNoCase(unit, "kb")) return 1024;
-  if (EqualsNoCase(unit, "m")) return 1000 * 1000;
-  if (EqualsNoCase(unit, "mb")) return 1024 * 1024;
+  if (EqualsNoCase(unit, "m")) return int64_t{1000} * 1000;
+  if (EqualsNoCase(unit, "mb")) return int64_t{1024} * 1024;
   if (EqualsNoCase(unit, "g")) return int64_t{1000} * 1000 * 1000;
   if (EqualsNoCase(unit, "gb")) return int64_t{1024} * 1024 * 1024;
   return 0;
