@@ -27,8 +27,61 @@ constexpr std::string_view kNulInline = "Protocol error: NUL byte in inline requ
 
 // Vectors grown past this by one huge request are released when the next one starts.
 constexpr size_t kKeepArgCapacity = 4096;
+// ParseWhole's reach: requests of more arguments take the general path.
+constexpr uint64_t kWholeMaxArgs = 64;
+// A length ParseWhole reads has at most this many digits (and is then checked against the
+// limits); a longer one takes the general path.
+constexpr size_t kWholeMaxDigits = 15;
+
+// Reads a plain decimal at buf[*i, len) followed by CRLF: 1 to kWholeMaxDigits digits, no
+// leading zero unless it is "0". Returns false (with *i anywhere) for anything else.
+inline bool WholeNumber(const char* buf, size_t len, size_t* i, uint64_t* out) {
+  size_t p = *i;
+  const size_t start = p;
+  uint64_t v = 0;
+  while (p < len && p - start < kWholeMaxDigits && static_cast<unsigned char>(buf[p] - '0') < 10)
+    v = v * 10 + static_cast<uint64_t>(buf[p++] - '0');
+  const size_t digits = p - start;
+  if (digits == 0 || (digits > 1 && buf[start] == '0')) return false;
+  if (len - p < 2 || buf[p] != '\r' || buf[p + 1] != '\n') return false;
+  *i = p + 2;
+  *out = v;
+  return true;
+}
 
 }  // namespace
+
+void Parser::Reserve(size_t n) {
+  if (argv_.size() < n) {
+    argv_.resize(n);
+    out_len_.resize(n);
+  }
+}
+
+bool Parser::ParseWhole(const char* buf, size_t len, const ParseLimits& limits, ParseResult* out) {
+  size_t i = 1;  // past '*'
+  uint64_t count = 0;
+  if (!WholeNumber(buf, len, &i, &count) || count == 0 || count > kWholeMaxArgs ||
+      (limits.unauthenticated && count > static_cast<uint64_t>(kUnauthMultibulkLen)))
+    return false;
+  const uint64_t max_bulk = static_cast<uint64_t>(
+      limits.unauthenticated ? std::min(limits.max_bulk_len, kUnauthBulkLen) : limits.max_bulk_len);
+  Reserve(count);
+  for (uint64_t k = 0; k < count; ++k) {
+    uint64_t n = 0;
+    if (i >= len || buf[i] != '$') return false;
+    ++i;
+    // n < 10^15 and i <= len: the sums below stay far inside 64 bits.
+    if (!WholeNumber(buf, len, &i, &n) || n > max_bulk || len - i < n + 2) return false;
+    if (buf[i + n] != '\r' || buf[i + n + 1] != '\n') return false;
+    argv_[k] = buf + i;
+    out_len_[k] = n;
+    i += n + 2;
+  }
+  argc_ = static_cast<int>(count);
+  *out = {ParseStatus::kOk, i, 0};
+  return true;
+}
 
 void Parser::Reset() {
   state_ = State::kStart;
@@ -39,20 +92,31 @@ void Parser::Reset() {
   bulk_len_ = 0;
   arg_off_.clear();
   arg_len_.clear();
-  argv_.clear();
+  argc_ = 0;
 }
 
 void Parser::BeginRequest() {
-  if (arg_off_.capacity() > kKeepArgCapacity) {
+  if (arg_off_.capacity() > kKeepArgCapacity || argv_.capacity() > kKeepArgCapacity) {
     std::vector<size_t>().swap(arg_off_);
     std::vector<size_t>().swap(arg_len_);
     std::vector<const char*>().swap(argv_);
+    std::vector<size_t>().swap(out_len_);
   }
   arg_off_.clear();
   arg_len_.clear();
-  argv_.clear();
+  argc_ = 0;
   remaining_ = 0;
   bulk_len_ = 0;
+}
+
+void Parser::Finish(const char* base) {
+  const size_t n = arg_off_.size();
+  Reserve(n);
+  for (size_t i = 0; i < n; i++) {
+    argv_[i] = base + arg_off_[i];
+    out_len_[i] = arg_len_[i];
+  }
+  argc_ = static_cast<int>(n);
 }
 
 ParseResult Parser::Fail(std::string_view message) {
@@ -101,6 +165,8 @@ Parser::Line Parser::FindCrlf(const char* buf, size_t len, size_t* cr) {
 ParseResult Parser::Parse(const char* buf, size_t len, const ParseLimits& limits) {
   if (state_ != State::kStart && len < seen_len_) Reset();
   if (state_ == State::kStart) {
+    ParseResult whole;
+    if (len > 0 && buf[0] == '*' && ParseWhole(buf, len, limits, &whole)) return whole;
     BeginRequest();
     if (len == 0) return {ParseStatus::kNeedMore, 0, 0};
     line_ = 0;
@@ -220,8 +286,7 @@ std::optional<ParseResult> Parser::ParseBulkPayload(const char* buf, size_t len)
     state_ = State::kBulkHeader;
     return kContinue;
   }
-  argv_.resize(arg_off_.size());
-  for (size_t i = 0; i < arg_off_.size(); i++) argv_[i] = buf + arg_off_[i];
+  Finish(buf);
   return Done(ParseStatus::kOk, line_);
 }
 
@@ -243,8 +308,7 @@ std::optional<ParseResult> Parser::ParseInline(const char* buf, size_t len) {
   inline_store_.reserve(end);
   if (!SplitInlineArgs(buf, end, &inline_store_, &arg_off_, &arg_len_)) return Fail(kUnbalanced);
   if (arg_off_.empty()) return Done(ParseStatus::kEmpty, newline + 1);
-  argv_.resize(arg_off_.size());
-  for (size_t i = 0; i < arg_off_.size(); i++) argv_[i] = inline_store_.data() + arg_off_[i];
+  Finish(inline_store_.data());
   return Done(ParseStatus::kOk, newline + 1);
 }
 

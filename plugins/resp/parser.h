@@ -3,6 +3,7 @@
 #ifndef PLINTH_PLUGINS_RESP_PARSER_H
 #define PLINTH_PLUGINS_RESP_PARSER_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -58,9 +59,9 @@ class Parser {
   ParseResult Parse(const char* buf, size_t len, const ParseLimits& limits);
 
   // The request of the last kOk.
-  int argc() const { return static_cast<int>(argv_.size()); }
+  int argc() const { return argc_; }
   const char* const* argv() const { return argv_.data(); }
-  const size_t* argvlen() const { return arg_len_.data(); }
+  const size_t* argvlen() const { return out_len_.data(); }
 
   // The error of the last kError: "Protocol error: ..." without CR, LF or NUL.
   const std::string& error() const { return error_; }
@@ -69,7 +70,7 @@ class Parser {
   void Reset();
 
   // Argument slots currently allocated (to check that a huge count preallocates nothing).
-  size_t ArgCapacityForTest() const { return arg_off_.capacity(); }
+  size_t ArgCapacityForTest() const { return std::max(arg_off_.capacity(), argv_.capacity()); }
 
  private:
   enum class State { kStart, kCount, kBulkHeader, kBulkPayload, kInline };
@@ -81,6 +82,15 @@ class Parser {
                                              const ParseLimits& limits);
   std::optional<ParseResult> ParseBulkPayload(const char* buf, size_t len);
   std::optional<ParseResult> ParseInline(const char* buf, size_t len);
+  // The common case in one pass: a whole multibulk request of at most kWholeMaxArgs arguments
+  // at the start of buf, every length written plainly (no sign, no leading zero, within the
+  // limits). Returns false, having changed nothing the general path reads, for anything else:
+  // the state machine then parses the same bytes and gives the same result or error.
+  bool ParseWhole(const char* buf, size_t len, const ParseLimits& limits, ParseResult* out);
+  // Makes argv_/out_len_ hold at least n slots (never shrinks them; no per-request zeroing).
+  void Reserve(size_t n);
+  // The general path's kOk: argv_/out_len_ from the argument offsets into base.
+  void Finish(const char* base);
   Line FindCrlf(const char* buf, size_t len, size_t* cr);
   ParseResult Fail(std::string_view message);
   ParseResult Done(ParseStatus status, size_t consumed);
@@ -94,7 +104,10 @@ class Parser {
   size_t bulk_len_ = 0;          // length of the bulk being read (kBulkPayload)
   std::vector<size_t> arg_off_;  // argument offsets into buf (multibulk) or inline_store_
   std::vector<size_t> arg_len_;
+  // The last kOk request: argc_ arguments in the first slots of argv_ and out_len_.
+  int argc_ = 0;
   std::vector<const char*> argv_;
+  std::vector<size_t> out_len_;
   std::string inline_store_;
   std::string error_;
 };

@@ -275,5 +275,37 @@ TEST_CASE(
   CHECK(ParseInPieces(stream, cuts, false) == std::vector<Event>{Ok(mset, stream.size())});
 }
 
+TEST_CASE("resp parser: requests the one-pass path leaves to the state machine parse the same") {
+  // Whole requests take one pass; leading zeros, signs, long digit strings, many arguments,
+  // truncation and the unauthenticated limits go to the state machine. Every one must give
+  // what it gives byte by byte (which never takes the one-pass path).
+  std::vector<std::string> args65(65, "a");
+  const std::vector<std::string> streams = {
+      "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n",
+      "*02\r\n$3\r\nGET\r\n$1\r\nk\r\n",
+      "*2\r\n$03\r\nGET\r\n$1\r\nk\r\n",
+      "*+2\r\n$3\r\nGET\r\n$1\r\nk\r\n",
+      "*2\r\n$+3\r\nGET\r\n$1\r\nk\r\n",
+      "*2\r\n$3\r\nGET\r\n$0000000000000000001\r\nk\r\n",
+      "*2\r\n$3\r\nGET\r\n$1234567890123456\r\nk\r\n",
+      "*2\r\n$3\r\nGET\r\n$1\r\nkX\r\n",
+      "*2\r\n$3\r\nGET\r\n$1\r\nk\r",
+      "*2\r\n$3\r\nGET\r\n$1\r\nk",
+      "*2\r\n$3\r\nGET\r\n",
+      "*2\r\n$3\r\nGET\r\n$0\r\n\r\n",
+      "*1\r\n$0\r\n\r\n*1\r\n$4\r\nPING\r\n",
+      "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2000\r\n" + std::string(2000, 'v') + "\r\n",
+      Multibulk(args65),
+      Multibulk(std::vector<std::string>(64, "b")),
+  };
+  ParseLimits unauth;
+  unauth.unauthenticated = true;
+  for (const std::string& s : streams) {
+    CAPTURE(s.substr(0, 40));
+    ParseEverySplit(s);  // whole (one pass) against byte by byte and every two-piece split
+    ParseEverySplit(s, unauth);
+  }
+}
+
 }  // namespace
 }  // namespace plinth::resp::test
