@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tcp/address.h"
+#include "common/address.h"
 
 namespace plinth::rdma {
 
@@ -37,7 +37,7 @@ std::unique_ptr<CmListener> CmListener::Open(const std::string& host, int port, 
     *error = "rdma-bind: " + host + " is not a numeric IPv4 or IPv6 address";
     return nullptr;
   }
-  l->description_ = tcp::FormatSockaddr(ai->ai_addr);
+  l->description_ = common::FormatSockaddr(ai->ai_addr);
   auto fail = [&](const char* what) {
     *error = std::string(what) + " " + l->description_ + ": " + std::strerror(errno);
     freeaddrinfo(ai);

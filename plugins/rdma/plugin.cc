@@ -16,11 +16,11 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/address.h"
+#include "common/bind_option.h"
 #include "common/options.h"
 #include "rdma/listener.h"
 #include "rdma/verbs_conn.h"
-#include "tcp/address.h"
-#include "tcp/bind_option.h"
 
 namespace {
 
@@ -88,12 +88,13 @@ int32_t StartListeners() {
     return PLINTH_OK;
   }
   std::string error;
-  const auto bind = plinth::tcp::ParseBindList(plinth::sdk::OptionString(g_options.bind), &error);
+  const auto bind =
+      plinth::common::ParseBindList(plinth::sdk::OptionString(g_options.bind), &error);
   if (!bind) {
     Log(PLINTH_LOG_WARNING, error);
     return PLINTH_ERR;
   }
-  for (const plinth::tcp::BindAddress& a : *bind) {
+  for (const plinth::common::BindAddress& a : *bind) {
     auto l = CmListener::Open(a.host, port, 511, &error);
     if (l == nullptr && a.optional) {
       Log(PLINTH_LOG_WARNING, "skipping optional rdma-bind address " + a.host + ": " + error);
@@ -179,9 +180,9 @@ int32_t AcceptConnection(int32_t lfd, void** conn, int32_t* fd, char* peer, size
       *conn = c;
       *fd = c->verbs->channel_fd();  // readable only: writability comes from conn_notify
       const sockaddr* peer_sa = rdma_get_peer_addr(id);
-      CopyText(plinth::tcp::FormatSockaddr(peer_sa), peer, peerlen);
-      CopyText(plinth::tcp::FormatSockaddr(rdma_get_local_addr(id)), local, locallen);
-      *flags = plinth::tcp::IsLoopback(peer_sa) ? PLINTH_CONN_LOCAL : 0u;
+      CopyText(plinth::common::FormatSockaddr(peer_sa), peer, peerlen);
+      CopyText(plinth::common::FormatSockaddr(rdma_get_local_addr(id)), local, locallen);
+      *flags = plinth::common::IsLoopback(peer_sa) ? PLINTH_CONN_LOCAL : 0u;
       return PLINTH_OK;
     }
     Conn* c = ConnOf(id);
@@ -265,7 +266,7 @@ bool Init() {
                            nullptr) &&
       RegisterGlobalOption(&g_options.bind, "rdma-bind", PLINTH_OPT_STRING, 0, "127.0.0.1", 0, 0,
                            "Addresses the RDMA listener binds, space separated",
-                           &plinth::tcp::ApplyBindOption) &&
+                           &plinth::common::ApplyBindOption) &&
       RegisterGlobalOption(&g_options.rx_size, "rdma-rx-size", PLINTH_OPT_MEMORY, 0, "1mb",
                            64 << 10, kMaxRxLen,
                            "Bytes of each connection's RX buffer (64kb .. 16mb)", nullptr) &&

@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <climits>
 
-#include "tcp/address.h"
+#include "common/address.h"
 
 namespace plinth::tcp {
 namespace {
@@ -74,16 +74,16 @@ AcceptStatus AcceptOne(int lfd, const std::string& unix_path, int keepalive_seco
   if (!unix_path.empty()) {
     out->is_unix = true;
     out->loopback = true;
-    out->peer = out->local = FormatUnixAddress(unix_path);
+    out->peer = out->local = common::FormatUnixAddress(unix_path);
     return AcceptStatus::kOk;
   }
   out->is_unix = false;
-  out->loopback = IsLoopback(reinterpret_cast<sockaddr*>(&peer));
-  out->peer = FormatSockaddr(reinterpret_cast<sockaddr*>(&peer));
+  out->loopback = common::IsLoopback(reinterpret_cast<sockaddr*>(&peer));
+  out->peer = common::FormatSockaddr(reinterpret_cast<sockaddr*>(&peer));
   sockaddr_storage self{};
   socklen_t self_len = sizeof self;
   out->local = getsockname(fd, reinterpret_cast<sockaddr*>(&self), &self_len) == 0
-                   ? FormatSockaddr(reinterpret_cast<sockaddr*>(&self))
+                   ? common::FormatSockaddr(reinterpret_cast<sockaddr*>(&self))
                    : std::string();
   const int yes = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);

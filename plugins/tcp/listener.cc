@@ -61,10 +61,10 @@ std::string BoundAddress(int fd, const std::string& host, int port) {
   sockaddr_storage ss{};
   socklen_t len = sizeof ss;
   if (getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len) == 0) {
-    std::string text = FormatSockaddr(reinterpret_cast<sockaddr*>(&ss));
+    std::string text = common::FormatSockaddr(reinterpret_cast<sockaddr*>(&ss));
     if (!text.empty()) return text;
   }
-  return FormatHostPort(host, port);
+  return common::FormatHostPort(host, port);
 }
 
 int OpenUnix(const std::string& path, int backlog, unsigned perm, std::string* reason) {
@@ -115,17 +115,17 @@ bool OpenListeners(const ListenConfig& config, const LogFn& log, std::vector<Lis
   };
   if (config.port != 0) {
     WarnIfBacklogTooBig(config.backlog, log);
-    for (const BindAddress& a : config.bind) {
+    for (const common::BindAddress& a : config.bind) {
       int err = 0;
       std::string reason;
       const int fd = OpenTcp(a.host, config.port, config.backlog, &err, &reason);
-      const std::string where = FormatHostPort(a.host, config.port);
+      const std::string where = common::FormatHostPort(a.host, config.port);
       if (fd >= 0) {
         opened.push_back(Listener{fd, false, BoundAddress(fd, a.host, config.port)});
         continue;
       }
-      const bool skip =
-          (a.optional && err == EADDRNOTAVAIL) || (a.host == "::1" && IsIpv6UnavailableError(err));
+      const bool skip = (a.optional && err == EADDRNOTAVAIL) ||
+                        (a.host == "::1" && common::IsIpv6UnavailableError(err));
       if (!skip)
         return fail("Could not create server TCP listening socket " + where + ": " + reason);
       log(LogLevel::kWarning,

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tcp/address.h"
+#include "common/address.h"
 
 namespace plinth::tcp {
 
@@ -15,8 +15,8 @@ enum class LogLevel { kNotice, kWarning };
 using LogFn = std::function<void(LogLevel, const std::string&)>;
 
 struct ListenConfig {
-  std::vector<BindAddress> bind;  // TCP addresses; unused when port is 0
-  int port = 6379;                // 0: no TCP listener
+  std::vector<common::BindAddress> bind;  // TCP addresses; unused when port is 0
+  int port = 6379;                        // 0: no TCP listener
   int backlog = 511;
   std::string unix_path;   // empty: no unix socket
   unsigned unix_perm = 0;  // chmod of the socket file; 0 leaves the umask's mode

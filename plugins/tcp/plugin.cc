@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "common/address.h"
+#include "common/bind_option.h"
 #include "common/options.h"
-#include "tcp/address.h"
-#include "tcp/bind_option.h"
 #include "tcp/conn.h"
 #include "tcp/listener.h"
 
@@ -65,7 +65,7 @@ using plinth::sdk::OptionString;
 int32_t StartListeners() {
   ListenConfig config;
   std::string error;
-  const auto bind = ParseBindList(OptionString(g_options.bind), &error);
+  const auto bind = plinth::common::ParseBindList(OptionString(g_options.bind), &error);
   if (!bind) {
     Log(LogLevel::kWarning, error);
     return PLINTH_ERR;
@@ -74,7 +74,8 @@ int32_t StartListeners() {
   config.port = static_cast<int>(OptionInt(g_options.port));
   config.backlog = static_cast<int>(OptionInt(g_options.backlog));
   config.unix_path = OptionString(g_options.unixsocket);
-  config.unix_perm = ParseUnixSocketPerm(OptionString(g_options.unixsocketperm)).value_or(0);
+  config.unix_perm =
+      plinth::common::ParseUnixSocketPerm(OptionString(g_options.unixsocketperm)).value_or(0);
   if (!OpenListeners(config, &Log, &g_state.listeners, &error)) {
     Log(LogLevel::kWarning, error);
     return PLINTH_ERR;
@@ -175,7 +176,7 @@ void Close(void*, void* conn) {
 
 int32_t ApplyPerm(void*, const char*, const char* value, size_t len, int64_t, char* err,
                   size_t errlen) {
-  if (ParseUnixSocketPerm(std::string_view(value, len))) return PLINTH_OK;
+  if (plinth::common::ParseUnixSocketPerm(std::string_view(value, len))) return PLINTH_OK;
   CopyText("unixsocketperm must be octal digits such as 700, at most 777", err, errlen);
   return PLINTH_ERR;
 }
@@ -184,7 +185,7 @@ bool Init() {
   const bool options =
       RegisterGlobalOption(&g_options.bind, "bind", PLINTH_OPT_STRING, 0, "127.0.0.1 ::1", 0, 0,
                            "Addresses to listen on, space separated ('-addr' may be missing)",
-                           &plinth::tcp::ApplyBindOption) &&
+                           &plinth::common::ApplyBindOption) &&
       RegisterGlobalOption(&g_options.port, "port", PLINTH_OPT_INT, 0, "6379", 0, 65535,
                            "TCP port to listen on; 0 disables TCP", nullptr) &&
       RegisterGlobalOption(&g_options.backlog, "tcp-backlog", PLINTH_OPT_INT, 0, "511", 0,

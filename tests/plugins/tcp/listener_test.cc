@@ -74,7 +74,7 @@ AcceptStatus AcceptSoon(int lfd, const std::string& unix_path, Accepted* a, int*
 std::vector<std::string> g_logs;
 void Record(LogLevel, const std::string& text) { g_logs.push_back(text); }
 
-ListenConfig Tcp(std::vector<BindAddress> bind, int port) {
+ListenConfig Tcp(std::vector<common::BindAddress> bind, int port) {
   ListenConfig c;
   c.bind = std::move(bind);
   c.port = port;

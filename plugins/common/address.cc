@@ -1,5 +1,5 @@
-// Address text and option parsing for the tcp transport.
-#include "tcp/address.h"
+// Address text and option parsing for the socket transports (tcp, rdma).
+#include "common/address.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace plinth::tcp {
+namespace plinth::common {
 
 std::optional<std::vector<BindAddress>> ParseBindList(std::string_view text, std::string* error) {
   std::vector<BindAddress> out;
@@ -103,4 +103,4 @@ bool IsIpv6UnavailableError(int err) {
          err == EPFNOSUPPORT || err == ENOPROTOOPT || err == EADDRNOTAVAIL;
 }
 
-}  // namespace plinth::tcp
+}  // namespace plinth::common

@@ -1,12 +1,12 @@
 // Validation of bind lists for the option table.
-#include "tcp/bind_option.h"
+#include "common/bind_option.h"
 
 #include <string>
 
+#include "common/address.h"
 #include "common/options.h"
-#include "tcp/address.h"
 
-namespace plinth::tcp {
+namespace plinth::common {
 
 int32_t ApplyBindOption(void*, const char*, const char* value, size_t len, int64_t, char* err,
                         size_t errlen) {
@@ -16,4 +16,4 @@ int32_t ApplyBindOption(void*, const char*, const char* value, size_t len, int64
   return PLINTH_ERR;
 }
 
-}  // namespace plinth::tcp
+}  // namespace plinth::common

@@ -1,8 +1,8 @@
-// Address text and option values of the tcp transport: bind lists, unixsocketperm, "ip:port"
-// formatting the way Redis's CLIENT LIST writes it, loopback detection. Pure functions with no
-// socket calls; any thread.
-#ifndef PLINTH_PLUGINS_TCP_ADDRESS_H
-#define PLINTH_PLUGINS_TCP_ADDRESS_H
+// Address text and option values of the socket transports (the tcp and rdma plugins): bind
+// lists, unixsocketperm, "ip:port" formatting the way Redis's CLIENT LIST writes it, loopback
+// detection. Pure functions with no socket calls; any thread.
+#ifndef PLINTH_PLUGINS_COMMON_ADDRESS_H
+#define PLINTH_PLUGINS_COMMON_ADDRESS_H
 
 #include <sys/socket.h>
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace plinth::tcp {
+namespace plinth::common {
 
 // One entry of the bind option.
 struct BindAddress {
@@ -44,6 +44,6 @@ bool IsLoopback(const sockaddr* sa);
 // in which a default "::1" is skipped with a warning.
 bool IsIpv6UnavailableError(int err);
 
-}  // namespace plinth::tcp
+}  // namespace plinth::common
 
-#endif  // PLINTH_PLUGINS_TCP_ADDRESS_H
+#endif  // PLINTH_PLUGINS_COMMON_ADDRESS_H

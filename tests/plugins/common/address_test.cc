@@ -1,16 +1,14 @@
-// The pure parts of the tcp transport: bind lists, unixsocketperm, address text, loopback.
-#include "tcp/address.h"
+// Address text shared by the socket transports: bind lists, unixsocketperm, address text,
+// loopback.
+#include "common/address.h"
 
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <netinet/in.h>
 
 #include <cerrno>
-#include <chrono>
 
-#include "tcp/conn.h"
-
-namespace plinth::tcp {
+namespace plinth::common {
 namespace {
 
 sockaddr_storage V4(const char* ip, int port) {
@@ -35,7 +33,7 @@ const sockaddr* Sa(const sockaddr_storage& ss) { return reinterpret_cast<const s
 
 using B = std::vector<BindAddress>;
 
-TEST_CASE("tcp address: parses bind lists the Redis way") {
+TEST_CASE("transport address: parses bind lists the Redis way") {
   std::string error;
   CHECK(ParseBindList("127.0.0.1 ::1", &error) == B{{"127.0.0.1", false}, {"::1", false}});
   CHECK(ParseBindList("  10.0.0.1\t\t-::1  ", &error) == B{{"10.0.0.1", false}, {"::1", true}});
@@ -47,7 +45,7 @@ TEST_CASE("tcp address: parses bind lists the Redis way") {
   CHECK_FALSE(ParseBindList("127.0.0.1 -", &error));
 }
 
-TEST_CASE("tcp address: unixsocketperm is octal text") {
+TEST_CASE("transport address: unixsocketperm is octal text") {
   CHECK(ParseUnixSocketPerm("700") == 0700u);
   CHECK(ParseUnixSocketPerm("0770") == 0770u);
   CHECK(ParseUnixSocketPerm("777") == 0777u);
@@ -60,7 +58,7 @@ TEST_CASE("tcp address: unixsocketperm is octal text") {
   CHECK_FALSE(ParseUnixSocketPerm("1777"));
 }
 
-TEST_CASE("tcp address: formats addresses like Redis's CLIENT LIST") {
+TEST_CASE("transport address: formats addresses like Redis's CLIENT LIST") {
   CHECK(FormatHostPort("127.0.0.1", 6379) == "127.0.0.1:6379");
   CHECK(FormatHostPort("::1", 6379) == "[::1]:6379");
   CHECK(FormatSockaddr(Sa(V4("10.1.2.3", 52000))) == "10.1.2.3:52000");
@@ -72,7 +70,7 @@ TEST_CASE("tcp address: formats addresses like Redis's CLIENT LIST") {
   CHECK(FormatSockaddr(Sa(other)) == "");
 }
 
-TEST_CASE("tcp address: detects loopback peers") {
+TEST_CASE("transport address: detects loopback peers") {
   CHECK(IsLoopback(Sa(V4("127.0.0.1", 1))));
   CHECK(IsLoopback(Sa(V4("127.255.3.4", 1))));
   CHECK_FALSE(IsLoopback(Sa(V4("128.0.0.1", 1))));
@@ -84,24 +82,12 @@ TEST_CASE("tcp address: detects loopback peers") {
   CHECK_FALSE(IsLoopback(Sa(V6("fd00::1", 1))));
 }
 
-TEST_CASE("tcp address: knows the errors that mean IPv6 is unavailable") {
+TEST_CASE("transport address: knows the errors that mean IPv6 is unavailable") {
   CHECK(IsIpv6UnavailableError(EAFNOSUPPORT));
   CHECK(IsIpv6UnavailableError(EADDRNOTAVAIL));
   CHECK_FALSE(IsIpv6UnavailableError(EADDRINUSE));
   CHECK_FALSE(IsIpv6UnavailableError(EACCES));
 }
 
-TEST_CASE("tcp conn: the warning throttle lets one warning through per interval") {
-  WarningThrottle t(std::chrono::seconds(1));
-  const auto t0 = std::chrono::steady_clock::time_point(std::chrono::hours(1));
-  uint64_t held = 99;
-  CHECK(t.Allow(t0, &held));
-  CHECK(held == 0);
-  CHECK_FALSE(t.Allow(t0 + std::chrono::milliseconds(10), &held));
-  CHECK_FALSE(t.Allow(t0 + std::chrono::milliseconds(999), &held));
-  CHECK(t.Allow(t0 + std::chrono::milliseconds(1000), &held));
-  CHECK(held == 2);
-}
-
 }  // namespace
-}  // namespace plinth::tcp
+}  // namespace plinth::common
