@@ -15,7 +15,7 @@ using sdk::Call;
 // Arguments from index "from" to the end, borrowed for the handler's duration.
 std::vector<std::string_view> ArgsFrom(const Call& c, int from);
 
-// conn_cmds.cc
+// connection_commands.cc
 void Ping(Call& c);
 void Echo(Call& c);
 void Select(Call& c);
@@ -24,12 +24,12 @@ void Reset(Call& c);
 void Auth(Call& c);
 void Hello(Call& c);
 
-// client_cmds.cc
+// client_commands.cc
 void Client(Call& c);
 // Forgets the CLIENT PAUSE state of an earlier load (init).
 void ResetClientPause();
 
-// tracking_cmds.cc
+// tracking_commands.cc
 // Sets up client tracking's state and host hooks, forgetting an earlier load's (init).
 bool SetupTracking();
 // CLIENT TRACKING, CACHING, GETREDIR and TRACKINGINFO (sub: the lowercase subcommand).

@@ -1,6 +1,6 @@
 // The pure parts of DEBUG: its HELP lines, the seconds DEBUG SLEEP reads, the sizes of the RDB
 // encodings DEBUG OBJECT's serializedlength adds up, and the line DEBUG OBJECT answers. No ABI
-// types; called by debug_cmds.cc and the unit tests. Any thread.
+// types; called by debug_commands.cc and the unit tests. Any thread.
 #pragma once
 
 #include <cstddef>

@@ -8,7 +8,7 @@ namespace plinth::hash {
 
 using sdk::Call;
 
-// write_cmds.cc
+// write_commands.cc
 void HSetCommand(Call& c);
 void HMSetCommand(Call& c);
 void HSetNxCommand(Call& c);
@@ -16,7 +16,7 @@ void HDelCommand(Call& c);
 void HIncrByCommand(Call& c);
 void HIncrByFloatCommand(Call& c);
 
-// read_cmds.cc
+// read_commands.cc
 void HGetCommand(Call& c);
 void HMGetCommand(Call& c);
 void HExistsCommand(Call& c);
@@ -26,12 +26,12 @@ void HKeysCommand(Call& c);
 void HValsCommand(Call& c);
 void HGetAllCommand(Call& c);
 
-// random_cmds.cc
+// random_commands.cc
 void HRandFieldCommand(Call& c);
 // Seeds HRANDFIELD's generator. THREAD: main, init.
 void SeedRandom(uint64_t seed);
 
-// scan_cmds.cc
+// scan_commands.cc
 void HScanCommand(Call& c);
 
 // Registers every hash command (group "hash"). Returns false on the first failure. Init only.

@@ -40,7 +40,7 @@ void Copy(Call& c);
 void Move(Call& c);
 void SwapDb(Call& c);
 
-// expire_cmds.cc
+// expire_commands.cc
 void Expire(Call& c);
 void PExpire(Call& c);
 void ExpireAt(Call& c);
@@ -51,7 +51,7 @@ void Ttl(Call& c);
 void PTtl(Call& c);
 void Persist(Call& c);
 
-// scan_cmds.cc
+// scan_commands.cc
 void Keys(Call& c);
 void Scan(Call& c);
 void RandomKey(Call& c);
@@ -59,7 +59,7 @@ void DbSize(Call& c);
 void FlushDb(Call& c);
 void FlushAll(Call& c);
 
-// object_cmds.cc
+// object_commands.cc
 // A help reply: an array of simple strings.
 void ReplyHelp(const Call& c, std::initializer_list<std::string_view> lines);
 void Object(Call& c);

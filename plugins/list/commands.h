@@ -1,7 +1,7 @@
 // The list command handlers and the key access they share. plugin.cc registers the handlers;
-// they live in push_pop.cc (push and pop family), read_cmds.cc (LLEN, LRANGE, LINDEX, LPOS),
-// edit_cmds.cc (LSET, LINSERT, LREM, LTRIM), move_cmds.cc (LMOVE, RPOPLPUSH) and
-// blocking_cmds.cc (LMPOP and the blocking pops). Main thread only.
+// they live in push_pop.cc (push and pop family), read_commands.cc (LLEN, LRANGE, LINDEX, LPOS),
+// edit_commands.cc (LSET, LINSERT, LREM, LTRIM), move_commands.cc (LMOVE, RPOPLPUSH) and
+// blocking_commands.cc (LMPOP and the blocking pops). Main thread only.
 #ifndef PLINTH_LIST_COMMANDS_H
 #define PLINTH_LIST_COMMANDS_H
 
@@ -15,7 +15,7 @@ namespace plinth::list {
 
 using sdk::Call;
 
-// -- key access (list_access.cc) --
+// -- key access (access.cc) --
 
 // The list under key for reading, or nullptr when the key is absent or holds another type
 // (then *wrong is set; nothing is replied). OWNERSHIP: borrowed until the key changes.
@@ -36,7 +36,7 @@ void DeleteIfEmpty(const Call& c, std::string_view key, const QuickList* l);
 // Propagates command argv in place of the call's verbatim form.
 void Propagate(const Call& c, const char* command, std::initializer_list<std::string_view> args);
 
-// -- shared work (push_pop.cc, move_cmds.cc) --
+// -- shared work (push_pop.cc, move_commands.cc) --
 
 // How PopAndReply frames what it pops.
 enum class PopReply {

@@ -5,7 +5,7 @@
 #include <plinth/plugin.hpp>
 
 #include "list/commands.h"
-#include "list/list_type.h"
+#include "list/type.h"
 
 namespace plinth::list {
 namespace {

@@ -42,7 +42,7 @@ int64_t Publish(Kind kind, std::string_view channel, std::string_view message);
 // Client listener: forgets the subscriptions of a closed or RESET client.
 void OnClientEvent(void* ctx, uint64_t client, uint32_t event);
 
-// subscribe_cmds.cc
+// subscribe_commands.cc
 void Subscribe(Call& c);
 void Unsubscribe(Call& c);
 void PSubscribe(Call& c);
@@ -50,7 +50,7 @@ void PUnsubscribe(Call& c);
 void SSubscribe(Call& c);
 void SUnsubscribe(Call& c);
 
-// publish_cmds.cc
+// publish_commands.cc
 void PublishCommand(Call& c);
 void SPublish(Call& c);
 void PubsubCommand(Call& c);

@@ -18,17 +18,17 @@ std::vector<std::string_view> ArgsFrom(const Call& c, int from);
 // Replies with a HELP text: an array of simple strings.
 void ReplyHelp(const Call& c, std::initializer_list<std::string_view> lines);
 
-// info_cmds.cc
+// info_commands.cc
 void Info(Call& c);
 void Time(Call& c);
 
-// config_cmds.cc
+// config_commands.cc
 void Config(Call& c);
 
-// command_cmds.cc
+// command_commands.cc
 void Command(Call& c);
 
-// admin_cmds.cc
+// admin_commands.cc
 void Plugin(Call& c);
 void Module(Call& c);
 void Shutdown(Call& c);

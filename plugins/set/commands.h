@@ -1,7 +1,7 @@
 // The set plugin's command handlers and their registration. Each handler is one Redis 7.0
-// command; files: basic_cmds.cc (SADD, SREM, SMEMBERS, SISMEMBER, SMISMEMBER, SCARD, SMOVE),
-// random_cmds.cc (SPOP, SRANDMEMBER), algebra_cmds.cc (SINTER, SINTERCARD, SUNION, SDIFF and
-// the STORE forms), scan_cmds.cc (SSCAN). THREAD: main.
+// command; files: basic_commands.cc (SADD, SREM, SMEMBERS, SISMEMBER, SMISMEMBER, SCARD, SMOVE),
+// random_commands.cc (SPOP, SRANDMEMBER), algebra_commands.cc (SINTER, SINTERCARD, SUNION, SDIFF
+// and the STORE forms), scan_commands.cc (SSCAN). THREAD: main.
 #ifndef PLINTH_SET_COMMANDS_H
 #define PLINTH_SET_COMMANDS_H
 

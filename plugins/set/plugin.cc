@@ -1,12 +1,12 @@
 // The set plugin's descriptor: registers the set-max-intset-entries option, the "set" value
 // type and Redis 7.0's set commands. The only file that touches the descriptor; the commands
-// live in basic_cmds.cc, random_cmds.cc, algebra_cmds.cc and scan_cmds.cc.
+// live in basic_commands.cc, random_commands.cc, algebra_commands.cc and scan_commands.cc.
 #include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 
 #include "set/commands.h"
-#include "set/set_type.h"
 #include "set/set_value.h"
+#include "set/type.h"
 
 namespace plinth::set {
 namespace {

@@ -1,7 +1,7 @@
-// The stream command handlers, one family per file: write_cmds.cc (XADD, XTRIM, XDEL, XSETID),
-// read_cmds.cc (XRANGE, XREVRANGE, XLEN), xread_cmds.cc (XREAD, XREADGROUP and blocking),
-// group_cmds.cc (XGROUP, XACK), pending_cmd.cc (XPENDING), claim_cmds.cc (XCLAIM,
-// XAUTOCLAIM) and info_cmd.cc (XINFO). Main thread.
+// The stream command handlers, one family per file: write_commands.cc (XADD, XTRIM, XDEL, XSETID),
+// read_commands.cc (XRANGE, XREVRANGE, XLEN), xread_commands.cc (XREAD, XREADGROUP and blocking),
+// group_commands.cc (XGROUP, XACK), pending_commands.cc (XPENDING), claim_commands.cc (XCLAIM,
+// XAUTOCLAIM) and info_commands.cc (XINFO). Main thread.
 #ifndef PLINTH_STREAM_COMMANDS_H
 #define PLINTH_STREAM_COMMANDS_H
 

@@ -2,7 +2,7 @@
 // write_commands.cc (ZADD, ZINCRBY, ZREM, ZREMRANGEBY*), read_commands.cc (ZSCORE, ZCARD,
 // ZCOUNT, ZRANK, ZRANDMEMBER, ...), range_commands.cc (ZRANGE and its variants, ZRANGESTORE),
 // pop_commands.cc (ZPOPMIN/MAX, ZMPOP and the blocking forms), setop_commands.cc (ZUNION,
-// ZINTER, ZDIFF, their STORE forms, ZINTERCARD) and scan_command.cc (ZSCAN). Init only.
+// ZINTER, ZDIFF, their STORE forms, ZINTERCARD) and scan_commands.cc (ZSCAN). Init only.
 #ifndef PLINTH_ZSET_COMMANDS_H
 #define PLINTH_ZSET_COMMANDS_H
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "list/list_type.h"
 #include "list/quicklist.h"
+#include "list/type.h"
 
 namespace plinth::list {
 namespace {

@@ -1,5 +1,5 @@
 // CLIENT ID, INFO, LIST, KILL, SETNAME, GETNAME, SETINFO, NO-EVICT, NO-TOUCH, PAUSE, UNPAUSE
-// and HELP (TRACKING and its kin are in tracking_cmds.cc). Client descriptions come
+// and HELP (TRACKING and its kin are in tracking_commands.cc). Client descriptions come
 // from the host as CLIENT LIST lines; KILL matches its filters on those lines and then closes
 // the chosen clients by id. Main thread.
 #include <algorithm>

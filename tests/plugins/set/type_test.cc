@@ -1,6 +1,6 @@
 // Unit tests of the set type's callbacks: plain RDB round trips of both encodings through an
 // in-memory plinth_rdb_io_t, and malformed or short input refused without leaks.
-#include "set/set_type.h"
+#include "set/type.h"
 
 #include <doctest/doctest.h>
 

@@ -2,8 +2,8 @@
 // never asks for a writable set, so it counts as no change and is not propagated (Redis 7.0).
 #include <memory>
 
+#include "set/access.h"
 #include "set/commands.h"
-#include "set/set_access.h"
 
 namespace plinth::set {
 

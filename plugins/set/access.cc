@@ -1,11 +1,11 @@
-// Helpers shared by the set commands (see set_access.h).
-#include "set/set_access.h"
+// Helpers shared by the set commands (see access.h).
+#include "set/access.h"
 
 #include <new>
 #include <random>
 #include <vector>
 
-#include "set/set_type.h"
+#include "set/type.h"
 
 namespace plinth::set {
 

@@ -4,7 +4,7 @@
 #include "list/args.h"
 #include "list/commands.h"
 #include "list/errors.h"
-#include "list/list_type.h"
+#include "list/type.h"
 
 namespace plinth::list {
 namespace {

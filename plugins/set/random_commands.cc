@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "set/access.h"
 #include "set/commands.h"
-#include "set/set_access.h"
 
 namespace plinth::set {
 namespace {

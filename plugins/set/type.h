@@ -1,8 +1,8 @@
 // The "set" value type as the host sees it: the plinth_type_spec_t callbacks (free, copy,
 // memory usage, encoding, lazy-free effort, plain RDB save and load) over SetValue, and the
 // type id the host gave it. THREAD: as each callback's contract in plugin.h says.
-#ifndef PLINTH_SET_SET_TYPE_H
-#define PLINTH_SET_SET_TYPE_H
+#ifndef PLINTH_SET_TYPE_H
+#define PLINTH_SET_TYPE_H
 
 #include <plinth/plugin.h>
 
@@ -26,4 +26,4 @@ void* CopySet(const void* payload);
 
 }  // namespace plinth::set
 
-#endif  // PLINTH_SET_SET_TYPE_H
+#endif  // PLINTH_SET_TYPE_H

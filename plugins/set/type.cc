@@ -1,6 +1,6 @@
-// The set type's callbacks (see set_type.h). rdb_load adds members one at a time, so the
+// The set type's callbacks (see type.h). rdb_load adds members one at a time, so the
 // loaded set gets the encoding the same adds would give it (an intset while it may be one).
-#include "set/set_type.h"
+#include "set/type.h"
 
 #include <memory>
 #include <new>

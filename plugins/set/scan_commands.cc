@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "set/access.h"
 #include "set/commands.h"
 #include "set/scan_args.h"
-#include "set/set_access.h"
 
 namespace plinth::set {
 

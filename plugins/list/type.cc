@@ -1,5 +1,5 @@
-// The list value type's callbacks and options (see list_type.h).
-#include "list/list_type.h"
+// The list value type's callbacks and options (see type.h).
+#include "list/type.h"
 
 #include <atomic>
 #include <new>

@@ -1,8 +1,8 @@
 // What every set command does around its logic: finds a key's set (or the WRONGTYPE error),
 // gets it writable, stores a new set, deletes an emptied one, raises keyspace events, rewrites
 // propagation, and draws random numbers. THREAD: main (command handlers).
-#ifndef PLINTH_SET_SET_ACCESS_H
-#define PLINTH_SET_SET_ACCESS_H
+#ifndef PLINTH_SET_ACCESS_H
+#define PLINTH_SET_ACCESS_H
 
 #include <cstdint>
 #include <initializer_list>
@@ -40,4 +40,4 @@ uint64_t RandomBelow(uint64_t n);
 
 }  // namespace plinth::set
 
-#endif  // PLINTH_SET_SET_ACCESS_H
+#endif  // PLINTH_SET_ACCESS_H

@@ -2,8 +2,8 @@
 // effort, plain RDB form PLINTH_RDB_LIST) and the options that shape its nodes
 // (list-max-listpack-size, list-compress-depth and their Redis 6 "ziplist" alias). Init runs on
 // the main thread; the callbacks follow plugin.h's thread rules.
-#ifndef PLINTH_LIST_LIST_TYPE_H
-#define PLINTH_LIST_LIST_TYPE_H
+#ifndef PLINTH_LIST_TYPE_H
+#define PLINTH_LIST_TYPE_H
 
 #include <plinth/plugin.h>
 
@@ -33,4 +33,4 @@ const plinth_type_spec_t& ListTypeSpecForTest();
 
 }  // namespace plinth::list
 
-#endif  // PLINTH_LIST_LIST_TYPE_H
+#endif  // PLINTH_LIST_TYPE_H

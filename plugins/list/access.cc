@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "list/commands.h"
-#include "list/list_type.h"
+#include "list/type.h"
 
 namespace plinth::list {
 

@@ -6,8 +6,8 @@
 #include <plinth/text.hpp>
 #include <vector>
 
+#include "set/access.h"
 #include "set/commands.h"
-#include "set/set_access.h"
 
 namespace plinth::set {
 namespace {
