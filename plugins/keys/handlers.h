@@ -28,7 +28,7 @@ void NotifyGeneric(const Call& c, const char* event, std::string_view key);
 // database than the call's. The call's database is selected back before it returns.
 void NotifyGenericInDb(const Call& c, int32_t db, const char* event, std::string_view key);
 
-// key_cmds.cc
+// key_commands.cc
 void Del(Call& c);
 void Unlink(Call& c);
 void Exists(Call& c);
