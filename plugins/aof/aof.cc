@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <plinth/plugin.hpp>
 
 #include "aof/aof_load.h"
 #include "aof/fs_util.h"
@@ -24,13 +25,12 @@ void DefaultFatal(const std::string&) {
 
 }  // namespace
 
-Aof::Aof(const plinth_host_api_t* api, plinth_plugin_t* self)
-    : api_(api), self_(self), fatal_(&DefaultFatal) {}
+Aof::Aof(plinth_plugin_t* self) : self_(self), fatal_(&DefaultFatal) {}
 
 Aof::~Aof() = default;
 
 void Aof::Log(uint32_t level, const std::string& text) const {
-  api_->log_write(self_, level, text.data(), text.size());
+  sdk::Api().log_write(self_, level, text.data(), text.size());
 }
 
 void Aof::Fatal(const std::string& why) {
@@ -39,10 +39,10 @@ void Aof::Fatal(const std::string& why) {
 }
 
 std::string Aof::DataDir() {
-  if (!dir_option_) dir_option_ = api_->option_find(self_, "dir");
+  if (!dir_option_) dir_option_ = sdk::Api().option_find(self_, "dir");
   if (!dir_option_) return ".";
   size_t n = 0;
-  const char* d = api_->option_string(dir_option_, &n);
+  const char* d = sdk::Api().option_string(dir_option_, &n);
   return d && n ? std::string(d, n) : ".";
 }
 
@@ -52,19 +52,19 @@ void Aof::SetState(State s) {
   state_ = s;
   // The host encodes the stream only while some consumer listens: appending is off, loading
   // runs through an internal client that propagates nothing.
-  api_->stream_consumer_active(self_, s == State::kOn || s == State::kWaitRewrite);
+  sdk::Api().stream_consumer_active(self_, s == State::kOn || s == State::kWaitRewrite);
 }
 
 bool Aof::Start() {
   SetState(State::kOff);
-  cron_ = api_->timer_start(
+  cron_ = sdk::Api().timer_start(
       self_, 100, 100, [](void* a) { static_cast<Aof*>(a)->Cron(); }, this);
   if (!cron_) return false;
   if (config_.appendonly) {
     SetState(State::kLoading);
-    api_->server_set_loading(self_, 1);
+    sdk::Api().server_set_loading(self_, 1);
     auto task = [](void* a) { static_cast<Aof*>(a)->LoadStep(); };
-    if (api_->loop_post(self_, task, this) != PLINTH_OK) return false;
+    if (sdk::Api().loop_post(self_, task, this) != PLINTH_OK) return false;
   }
   return true;
 }
@@ -73,11 +73,11 @@ void Aof::Stop() {
   if (child_pid_ > 0) KillChild();
   if (loader_) {
     loader_.reset();
-    api_->server_set_loading(self_, 0);
+    sdk::Api().server_set_loading(self_, 0);
   }
   if (state_ == State::kOn || state_ == State::kWaitRewrite) StopAppending(true);
   worker_.Stop();
-  if (cron_) api_->timer_stop(cron_);
+  if (cron_) sdk::Api().timer_stop(cron_);
   cron_ = nullptr;
   SetState(State::kOff);
 }
@@ -86,7 +86,7 @@ void Aof::OnBatch(const plinth_stream_batch_t* batch) {
   // Before the first rewrite's fork the effects are in the snapshot the child will take.
   if (state_ != State::kOn && !(state_ == State::kWaitRewrite && child_pid_ > 0)) return;
   if (config_.timestamp_enabled) {
-    const int64_t now = api_->time_us(self_) / 1000000;
+    const int64_t now = sdk::Api().time_us(self_) / 1000000;
     if (now != last_ts_) {
       last_ts_ = now;
       file_.Add("#TS:" + std::to_string(now) + "\r\n");
@@ -147,7 +147,7 @@ void Aof::Cron() {
   if (child_pid_ > 0) ReapChild();
   if (state_ != State::kOn && state_ != State::kWaitRewrite) return;
   const bool backing_off = FsyncWorker::SteadyMs() < retry_at_ms_;
-  if (child_pid_ == 0 && scheduled_ && !backing_off && api_->fork_active(self_) == 0) {
+  if (child_pid_ == 0 && scheduled_ && !backing_off && sdk::Api().fork_active(self_) == 0) {
     scheduled_ = false;
     start_pending_ = true;
   }
@@ -159,13 +159,13 @@ void Aof::Cron() {
     if (size > config_.rewrite_min_size && growth >= config_.rewrite_percentage) {
       Log(PLINTH_LOG_NOTICE,
           "Starting automatic rewriting of AOF on " + std::to_string(growth) + "% growth");
-      if (api_->fork_active(self_) != 0)
+      if (sdk::Api().fork_active(self_) != 0)
         scheduled_ = true;
       else
         start_pending_ = true;
     }
   }
-  worker_.SetPaused(config_.no_fsync_on_rewrite && api_->fork_active(self_) != 0);
+  worker_.SetPaused(config_.no_fsync_on_rewrite && sdk::Api().fork_active(self_) != 0);
 }
 
 void Aof::StartAppending(int fd, int64_t size) {
@@ -209,7 +209,7 @@ bool Aof::Enable(std::string* err) {
     return false;
   }
   SetState(State::kWaitRewrite);
-  if (api_->fork_active(self_) != 0)
+  if (sdk::Api().fork_active(self_) != 0)
     scheduled_ = true;
   else
     start_pending_ = true;
@@ -228,7 +228,7 @@ void Aof::Disable() {
 Aof::Request Aof::RequestRewrite() {
   if (child_pid_ > 0) return Request::kInProgress;
   if (state_ == State::kLoading) return Request::kOff;
-  if (api_->fork_active(self_) != 0) {
+  if (sdk::Api().fork_active(self_) != 0) {
     scheduled_ = true;
     return Request::kScheduled;
   }
@@ -237,9 +237,9 @@ Aof::Request Aof::RequestRewrite() {
 }
 
 void Aof::FillInfo(plinth_info_t* info) {
-  auto i = [&](const char* name, int64_t v) { api_->info_field_int(info, name, v); };
+  auto i = [&](const char* name, int64_t v) { sdk::Api().info_field_int(info, name, v); };
   auto s = [&](const char* name, const char* v) {
-    api_->info_field(info, name, v, std::char_traits<char>::length(v));
+    sdk::Api().info_field(info, name, v, std::char_traits<char>::length(v));
   };
   const bool on = state_ != State::kOff;
   i("aof_enabled", on);

@@ -29,7 +29,7 @@ class Aof {
   // What a rewrite request did (BGREWRITEAOF's reply).
   enum class Request { kStarted, kScheduled, kInProgress, kOff };
 
-  Aof(const plinth_host_api_t* api, plinth_plugin_t* self);
+  explicit Aof(plinth_plugin_t* self);
   ~Aof();
   Aof(const Aof&) = delete;
   Aof& operator=(const Aof&) = delete;
@@ -69,7 +69,6 @@ class Aof {
   std::string DataDir();
 
   // -- used by the loader (aof_load.cc) --
-  const plinth_host_api_t* api() const { return api_; }
   plinth_plugin_t* self() const { return self_; }
   void Log(uint32_t level, const std::string& text) const;
   void Fatal(const std::string& why);
@@ -102,8 +101,6 @@ class Aof {
   void StartAppending(int fd, int64_t size);
   void StopAppending(bool sync);
   bool ReadManifest(Manifest* m, bool* missing, std::string* err);
-
-  const plinth_host_api_t* api_;
   plinth_plugin_t* self_;
   Config config_;
   State state_ = State::kOff;

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <plinth/plugin.hpp>
 
 #include "aof/aof.h"
 
@@ -17,7 +18,7 @@ namespace plinth::aof {
 
 Loader::~Loader() {
   if (rdb_fd >= 0) close(rdb_fd);
-  if (client_) api_->client_destroy_internal(client_);
+  if (client_) sdk::Api().client_destroy_internal(client_);
 }
 
 void Loader::NextFile() {
@@ -37,10 +38,10 @@ bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefi
 }  // namespace
 
 void Aof::BeginLoad() {
-  plinth_client_t* client = api_->client_create_internal(self_, PLINTH_INTERNAL_NO_PROPAGATE);
+  plinth_client_t* client = sdk::Api().client_create_internal(self_, PLINTH_INTERNAL_NO_PROPAGATE);
   if (!client) return Fatal("can't create the client that loads the AOF: out of memory");
-  loader_ = std::make_unique<Loader>(api_, client);
-  loader_->start_us = api_->time_us(self_);
+  loader_ = std::make_unique<Loader>(client);
+  loader_->start_us = sdk::Api().time_us(self_);
   Manifest m;
   bool missing = false;
   std::string err;
@@ -92,7 +93,7 @@ void Aof::LoadStep() {
                        ": an RDB preamble in an incr file at offset 0");
         l.rdb_fd = open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
         if (l.rdb_fd < 0) return Fatal("can't load the AOF: " + ErrnoText("can't open", f.path));
-        l.rdb = std::make_unique<RdbBaseLoader>(api_, self_, l.rdb_fd);
+        l.rdb = std::make_unique<RdbBaseLoader>(self_, l.rdb_fd);
       } else {
         l.reader = std::make_unique<AofReader>(l.map.data());
       }
@@ -122,8 +123,8 @@ void Aof::LoadStep() {
         lens.push_back(a.size());
       }
       char cerr[256] = {0};
-      if (api_->client_exec(l.client(), static_cast<int32_t>(argv.size()), ptrs.data(), lens.data(),
-                            cerr, sizeof cerr) != PLINTH_OK) {
+      if (sdk::Api().client_exec(l.client(), static_cast<int32_t>(argv.size()), ptrs.data(),
+                                 lens.data(), cerr, sizeof cerr) != PLINTH_OK) {
         const std::string e = cerr;
         if (StartsWith(e, "ERR unknown command") || StartsWith(e, "ERR wrong number of args"))
           return Fatal("Unknown command '" + std::string(argv[0]) +
@@ -160,7 +161,7 @@ void Aof::LoadStep() {
                                 std::to_string(keep));
     l.NextFile();
   }
-  if (api_->loop_post(
+  if (sdk::Api().loop_post(
           self_, [](void* a) { static_cast<Aof*>(a)->LoadStep(); }, this) != PLINTH_OK)
     loader_.reset();  // shutting down
 }
@@ -191,7 +192,7 @@ bool Aof::CreateFresh(std::string* err) {
   }
   const bool rdb = config_.use_rdb_preamble;
   const bool ok =
-      WriteBase(api_, self_, fd, rdb, config_.rewrite_incremental_fsync, err) && fsync(fd) == 0;
+      WriteBase(self_, fd, rdb, config_.rewrite_incremental_fsync, err) && fsync(fd) == 0;
   close(fd);
   const std::string name = BaseFileName(config_.filename, 1, rdb);
   if (!ok || rename(tmp.c_str(), JoinPath(dir, name).c_str()) != 0) {
@@ -207,7 +208,7 @@ bool Aof::CreateFresh(std::string* err) {
 
 void Aof::FinishLoad() {
   const uint64_t commands = loader_ ? loader_->commands : 0;
-  const int64_t start_us = loader_ ? loader_->start_us : api_->time_us(self_);
+  const int64_t start_us = loader_ ? loader_->start_us : sdk::Api().time_us(self_);
   loader_.reset();
   std::string err;
   const std::string dir = AofDir();
@@ -225,14 +226,14 @@ void Aof::FinishLoad() {
     const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) return Fatal(ErrnoText("can't open the AOF file for appending", path));
     StartAppending(fd, std::max<int64_t>(0, FileSize(path)));
-    api_->stream_reselect(self_);
+    sdk::Api().stream_reselect(self_);
   }
   rewrite_base_size_ = CurrentSize();
   SetState(State::kOn);
-  api_->server_set_loading(self_, 0);
+  sdk::Api().server_set_loading(self_, 0);
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.3f",
-                static_cast<double>(api_->time_us(self_) - start_us) / 1e6);
+                static_cast<double>(sdk::Api().time_us(self_) - start_us) / 1e6);
   Log(PLINTH_LOG_NOTICE, "DB loaded from append only file: " + std::string(secs) + " seconds (" +
                              std::to_string(commands) + " commands)");
 }

@@ -25,7 +25,7 @@ class Loader {
     std::string name, path;
     bool base = false;
   };
-  Loader(const plinth_host_api_t* api, plinth_client_t* client) : api_(api), client_(client) {}
+  explicit Loader(plinth_client_t* client) : client_(client) {}
   ~Loader();
   Loader(const Loader&) = delete;
   Loader& operator=(const Loader&) = delete;
@@ -44,7 +44,6 @@ class Loader {
   void NextFile();
 
  private:
-  const plinth_host_api_t* api_;
   plinth_client_t* client_;
 };
 

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <plinth/plugin.hpp>
 
 #include "aof/aof.h"
 #include "aof/base_file.h"
@@ -51,13 +52,13 @@ bool Aof::OpenNewIncr(std::string* err) {
   }
   manifest_.incrs.push_back({name, seq, FileType::kIncr});
   StartAppending(fd, 0);
-  api_->stream_reselect(self_);
+  sdk::Api().stream_reselect(self_);
   return true;
 }
 
 void Aof::StartRewrite() {
   if ((state_ != State::kOn && state_ != State::kWaitRewrite) || child_pid_ > 0) return;
-  if (api_->fork_active(self_) != 0 || file_.buffered() > 0) {
+  if (sdk::Api().fork_active(self_) != 0 || file_.buffered() > 0) {
     scheduled_ = true;  // another child, or the buffer could not be written: try later
     return;
   }
@@ -70,17 +71,16 @@ void Aof::StartRewrite() {
   child_rdb_ = config_.use_rdb_preamble;
   const std::string dir = AofDir();
   child_error_.Prepare();
-  const int32_t pid = api_->fork_child(self_);
+  const int32_t pid = sdk::Api().fork_child(self_);
   if (pid == 0) {
     // The child: write the base from the snapshot the fork gave us, sync it, and leave.
     const std::string tmp =
         JoinPath(dir, "temp-rewriteaof-bg-" + std::to_string(getpid()) + ".aof");
     const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     std::string cerr;
-    const bool ok =
-        fd >= 0 &&
-        WriteBase(api_, self_, fd, child_rdb_, config_.rewrite_incremental_fsync, &cerr) &&
-        fsync(fd) == 0 && close(fd) == 0;
+    const bool ok = fd >= 0 &&
+                    WriteBase(self_, fd, child_rdb_, config_.rewrite_incremental_fsync, &cerr) &&
+                    fsync(fd) == 0 && close(fd) == 0;
     if (!ok) {
       if (cerr.empty()) cerr = ErrnoText("can't write", tmp);
       child_error_.Set(cerr);
@@ -103,7 +103,7 @@ void Aof::ReapChild() {
   int status = 0;
   const pid_t r = waitpid(child_pid_, &status, WNOHANG);
   if (r == 0 || (r < 0 && errno == EINTR)) return;
-  api_->fork_done(self_, child_pid_);
+  sdk::Api().fork_done(self_, child_pid_);
   const bool ok = r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   std::string why;
   if (!ok) {
@@ -122,7 +122,7 @@ void Aof::KillChild() {
   int status = 0;
   while (waitpid(child_pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  api_->fork_done(self_, child_pid_);
+  sdk::Api().fork_done(self_, child_pid_);
   killing_ = true;
   FinishRewrite(false, "the rewrite child was stopped");
   killing_ = false;

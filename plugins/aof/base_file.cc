@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <plinth/plugin.hpp>
 
 #include "aof/fs_util.h"
 #include "aof/rewrite_form.h"
@@ -48,7 +49,6 @@ struct Capture {
 };
 
 struct AofWriter {
-  const plinth_host_api_t* api;
   plinth_plugin_t* self;
   int fd;
   bool incremental_fsync;
@@ -77,14 +77,14 @@ struct AofWriter {
   // One key; returns false to stop the visit.
   bool Key(std::string_view key, const plinth_value_t* v, int64_t expire_ms) {
     if (expire_ms >= 0 && expire_ms < now_ms) return true;  // expired: not worth rebuilding
-    if (api->value_type(v) == PLINTH_TYPE_STRING) {
+    if (sdk::Api().value_type(v) == PLINTH_TYPE_STRING) {
       size_t len = 0;
-      const char* s = api->value_string(v, &len);
+      const char* s = sdk::Api().value_string(v, &len);
       AppendStringCommand(&out, key, std::string_view(s ? s : "", len));
     } else {
       Capture cap;
       uint32_t rdb_type = 0;
-      if (api->value_rdb_save(v, &cap.io, &rdb_type) != PLINTH_OK ||
+      if (sdk::Api().value_rdb_save(v, &cap.io, &rdb_type) != PLINTH_OK ||
           !AppendCollectionCommands(&out, key, rdb_type, cap.form)) {
         err = "key '" + std::string(key) + "' has a type with no form an AOF can hold";
         return false;
@@ -97,18 +97,17 @@ struct AofWriter {
 
 }  // namespace
 
-bool WriteAofBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                  bool incremental_fsync, std::string* err) {
-  AofWriter w{api, self, fd, incremental_fsync, api->time_us(self) / 1000, {}, 0, {}};
-  const int32_t dbs = api->db_total(self);
+bool WriteAofBase(plinth_plugin_t* self, int fd, bool incremental_fsync, std::string* err) {
+  AofWriter w{self, fd, incremental_fsync, sdk::Api().time_us(self) / 1000, {}, 0, {}};
+  const int32_t dbs = sdk::Api().db_total(self);
   for (int32_t db = 0; db < dbs; ++db) {
-    if (api->db_keys(self, db, nullptr) == 0) continue;
+    if (sdk::Api().db_keys(self, db, nullptr) == 0) continue;
     AppendSelectCommand(&w.out, db);
     auto visit = [](void* arg, const char* key, size_t klen, const plinth_value_t* v,
                     int64_t expire_ms) -> int32_t {
       return static_cast<AofWriter*>(arg)->Key(std::string_view(key, klen), v, expire_ms) ? 0 : 1;
     };
-    if (api->db_visit(self, db, visit, &w) != PLINTH_OK || !w.err.empty()) {
+    if (sdk::Api().db_visit(self, db, visit, &w) != PLINTH_OK || !w.err.empty()) {
       *err = w.err.empty() ? "can't visit database " + std::to_string(db) : w.err;
       return false;
     }
@@ -120,12 +119,11 @@ bool WriteAofBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
   return true;
 }
 
-bool WriteBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd, bool rdb,
-               bool incremental_fsync, std::string* err) {
-  if (!rdb) return WriteAofBase(api, self, fd, incremental_fsync, err);
+bool WriteBase(plinth_plugin_t* self, int fd, bool rdb, bool incremental_fsync, std::string* err) {
+  if (!rdb) return WriteAofBase(self, fd, incremental_fsync, err);
   rdb::SaveOptions o;
   o.aof_base = true;
-  return rdb::SaveKeyspace(api, self, fd, o, err);
+  return rdb::SaveKeyspace(self, fd, o, err);
 }
 
 }  // namespace plinth::aof

@@ -18,12 +18,10 @@ namespace plinth::aof {
 // Writes a base holding every database to fd (not fsynced; with incremental_fsync, synced
 // every 4 MiB as it goes): RDB when rdb, else AOF commands. Returns false with *err on a
 // write error or a value no form can express.
-bool WriteBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd, bool rdb,
-               bool incremental_fsync, std::string* err);
+bool WriteBase(plinth_plugin_t* self, int fd, bool rdb, bool incremental_fsync, std::string* err);
 
 // Writes the AOF-command form of every database to fd (see WriteBase).
-bool WriteAofBase(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                  bool incremental_fsync, std::string* err);
+bool WriteAofBase(plinth_plugin_t* self, int fd, bool incremental_fsync, std::string* err);
 
 // Loads an RDB base (or the RDB preamble of a legacy single-file AOF) into the keyspace in
 // slices; offset() after kDone is the end of the RDB part. THREAD: main.

@@ -18,7 +18,7 @@ bool Init() {
     plinth::sdk::Log(PLINTH_LOG_WARNING, "the host is too old: it has no persistence functions");
     return false;
   }
-  aof = std::make_unique<plinth::aof::Aof>(&api, plinth::sdk::Host::self);
+  aof = std::make_unique<plinth::aof::Aof>(plinth::sdk::Host::self);
   if (!plinth::aof::RegisterOptions(aof.get()) || !plinth::aof::RegisterHooks(aof.get()) ||
       !aof->Start())
     return false;

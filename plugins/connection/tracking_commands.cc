@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
 #include <utility>
@@ -236,7 +237,7 @@ void TrackingInfo(Call& c) {
 }  // namespace
 
 bool SetupTracking() {
-  const plinth_host_api_t* api = Host::api;
+  const plinth_host_api_t& api = sdk::Api();
   g = std::make_unique<State>();
   g->max_keys = sdk::RegisterOption(
       "tracking-table-max-keys", PLINTH_OPT_INT, PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_MUTABLE,
@@ -244,12 +245,12 @@ bool SetupTracking() {
       "keys the CLIENT TRACKING table remembers at most (0: no limit); past it, keys are "
       "forgotten and invalidated to their readers");
   if (!g->max_keys) return false;
-  if (!PLINTH_HAS(api, client_info_int)) return true;  // an older host: CLIENT TRACKING refuses
-  g->observer = api->command_observer_register(Host::self, OnCommand, nullptr, -1);
-  g->listener = api->key_change_listener_register(Host::self, OnKeyChange, nullptr);
+  if (!PLINTH_HAS(&api, client_info_int)) return true;  // an older host: CLIENT TRACKING refuses
+  g->observer = api.command_observer_register(Host::self, OnCommand, nullptr, -1);
+  g->listener = api.key_change_listener_register(Host::self, OnKeyChange, nullptr);
   return g->observer >= 0 && g->listener >= 0 &&
-         api->before_sleep_register(Host::self, OnBeforeSleep, nullptr) == PLINTH_OK &&
-         api->client_listener_register(Host::self, OnClientEvent, nullptr) == PLINTH_OK;
+         api.before_sleep_register(Host::self, OnBeforeSleep, nullptr) == PLINTH_OK &&
+         api.client_listener_register(Host::self, OnClientEvent, nullptr) == PLINTH_OK;
 }
 
 void ClientTrackingCommand(Call& c, std::string_view sub) {

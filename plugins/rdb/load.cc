@@ -51,7 +51,7 @@ void Snapshots::LoadSlice() {
         sdk::Log(PLINTH_LOG_WARNING, "Can't open %s: %s", path.c_str(), std::strerror(errno));
       return;
     }
-    loader_ = std::make_unique<KeyspaceLoader>(&A(), Self(), load_fd_);
+    loader_ = std::make_unique<KeyspaceLoader>(Self(), load_fd_);
     load_start_ms_ = NowMs();
     A().server_set_loading(Self(), 1);
   }
@@ -86,7 +86,7 @@ bool Snapshots::LoadNow(std::string* err) {
     *err = "Can't open " + path + ": " + std::strerror(errno);
     return false;
   }
-  KeyspaceLoader loader(&A(), Self(), fd);
+  KeyspaceLoader loader(Self(), fd);
   KeyspaceLoader::Status s;
   do {
     s = loader.Step(kKeysPerSlice);

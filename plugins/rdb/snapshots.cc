@@ -75,7 +75,7 @@ bool Snapshots::WriteFile(std::string* err) {
   o.compress = sdk::OptionInt(Opts().compression) != 0;
   o.checksum = sdk::OptionInt(Opts().checksum) != 0;
   o.progress = progress_;
-  bool ok = SaveKeyspace(&A(), Self(), fd, o, err);
+  bool ok = SaveKeyspace(Self(), fd, o, err);
   if (ok && fsync(fd) != 0) {
     *err = Errno("fsync of", tmp);
     ok = false;

@@ -22,11 +22,11 @@ constexpr int64_t kPauseForeverMs = std::numeric_limits<int64_t>::max() / 4;
 Failover::Failover(Repl& r) : r_(r) {}
 
 Failover::~Failover() {
-  if (paused_) r_.api->clients_pause(r_.self, PLINTH_PAUSE_NONE, 0);
+  if (paused_) sdk::Api().clients_pause(r_.self, PLINTH_PAUSE_NONE, 0);
 }
 
 void Failover::Log(const std::string& text) const {
-  r_.api->log_write(r_.self, PLINTH_LOG_NOTICE, text.data(), text.size());
+  sdk::Api().log_write(r_.self, PLINTH_LOG_NOTICE, text.data(), text.size());
 }
 
 std::string Failover::Target() const {
@@ -59,23 +59,23 @@ void Failover::Command(plinth_call_t* call) {
   }
   err = CheckFailover(req, active(), r_.is_replica(), r_.primary->Replicas());
   if (!err.empty()) return c.Error(err);
-  if (!PLINTH_HAS(r_.api, clients_pause))
+  if (!PLINTH_HAS(&sdk::Api(), clients_pause))
     return c.Error("ERR FAILOVER needs a host that can pause clients");
   host_ = req.host;
   port_ = static_cast<int>(req.port);
   force_ = req.force;
-  end_ms_ = req.timeout_ms ? r_.api->time_us(r_.self) / 1000 + req.timeout_ms : 0;
+  end_ms_ = req.timeout_ms ? sdk::Api().time_us(r_.self) / 1000 + req.timeout_ms : 0;
   Log("FAILOVER requested to " + Target() + ".");
   state_ = State::kWaitForSync;
   r_.failover_hold = true;
-  r_.api->clients_pause(r_.self, PLINTH_PAUSE_WRITE, kPauseForeverMs);
+  sdk::Api().clients_pause(r_.self, PLINTH_PAUSE_WRITE, kPauseForeverMs);
   paused_ = true;
   c.Ok();
 }
 
 void Failover::Tick() {
   if (state_ != State::kWaitForSync) return;
-  if (end_ms_ && end_ms_ <= r_.api->time_us(r_.self) / 1000) {
+  if (end_ms_ && end_ms_ <= sdk::Api().time_us(r_.self) / 1000) {
     if (!force_) return Abort("Replica never caught up before timeout");
     Log("FAILOVER to " + Target() + " time out exceeded, failing over.");
     return Start(host_, port_);
@@ -130,7 +130,7 @@ void Failover::Clear() {
   force_ = false;
   end_ms_ = 0;
   r_.failover_hold = false;
-  if (paused_) r_.api->clients_pause(r_.self, PLINTH_PAUSE_NONE, 0);
+  if (paused_) sdk::Api().clients_pause(r_.self, PLINTH_PAUSE_NONE, 0);
   paused_ = false;
 }
 
@@ -143,12 +143,12 @@ bool Failover::TakeOver(plinth_call_t* call, const std::string& replid) {
   if (!r_.is_replica()) return true;
   // Through the option, as REPLICAOF NO ONE: CONFIG GET replicaof and HELLO see the change.
   char err[256] = "";
-  if (r_.api->config_set(call, "replicaof", 9, "", 0, err, sizeof err) != PLINTH_OK) {
+  if (sdk::Api().config_set(call, "replicaof", 9, "", 0, err, sizeof err) != PLINTH_OK) {
     c.Error(std::string("ERR ") + err);
     return false;
   }
   const std::string who = "MASTER MODE enabled (failover request from client id " +
-                          std::to_string(r_.api->client_id(call)) + ")";
+                          std::to_string(sdk::Api().client_id(call)) + ")";
   Log(who);
   return true;
 }

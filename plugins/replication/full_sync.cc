@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <plinth/plugin.hpp>
 #include <vector>
 
 #include "common/rdb/snapshot.h"
@@ -23,27 +24,25 @@ namespace {
 constexpr size_t kChunk = 64 * 1024;
 constexpr int kPipeReadsPerTurn = 32;  // 2 MB a turn at most, so clients keep being served
 
-int64_t OptionNamed(const plinth_host_api_t* api, plinth_plugin_t* self, const char* name,
-                    int64_t def) {
-  const plinth_option_t* o = api->option_find(self, name);
-  return o ? api->option_int(o) : def;
+int64_t OptionNamed(plinth_plugin_t* self, const char* name, int64_t def) {
+  const plinth_option_t* o = sdk::Api().option_find(self, name);
+  return o ? sdk::Api().option_int(o) : def;
 }
 
 // The child: writes the snapshot to fd and leaves; other_end (-1: none) is the pipe's read
 // end, closed so that a parent that stops reading makes the write fail. Never returns.
-[[noreturn]] void RunChild(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                           int other_end, const rdb::SaveOptions& options,
-                           common::ChildError* reason) {
+[[noreturn]] void RunChild(plinth_plugin_t* self, int fd, int other_end,
+                           const rdb::SaveOptions& options, common::ChildError* reason) {
   if (other_end >= 0) close(other_end);
   std::string err;
-  bool ok = rdb::SaveKeyspace(api, self, fd, options, &err);
+  bool ok = rdb::SaveKeyspace(self, fd, options, &err);
   if (close(fd) != 0 && ok) {
     err = std::strerror(errno);
     ok = false;
   }
   if (!ok) {
     const std::string line = "Replication snapshot child failed: " + err;
-    api->log_write(self, PLINTH_LOG_WARNING, line.data(), line.size());
+    sdk::Api().log_write(self, PLINTH_LOG_WARNING, line.data(), line.size());
     reason->Set(err);
   }
   _exit(ok ? 0 : 1);
@@ -69,8 +68,8 @@ void Primary::Impl::MaybeStartSync(int64_t now_ms) {
     longest_ms = std::max(longest_ms, now_ms - l->since_ms);
   }
   if (waiting == 0) return;
-  if (child || api->fork_active(self)) return;  // the cron asks again
-  if (now_ms < sync_retry_at_ms) return;        // backing off after a failed snapshot
+  if (child || sdk::Api().fork_active(self)) return;  // the cron asks again
+  if (now_ms < sync_retry_at_ms) return;              // backing off after a failed snapshot
   const bool diskless_opt = Opt(r.opts.repl_diskless_sync, 1) != 0;
   if (diskless_opt) {  // wait a little for more replicas to share the child
     const int64_t delay_ms = Opt(r.opts.repl_diskless_sync_delay, 5) * 1000;
@@ -91,8 +90,8 @@ bool Primary::Impl::StartSync(bool diskless) {
   job->diskless = diskless;
   job->offset = r.offset;
   rdb::SaveOptions options;
-  options.compress = OptionNamed(api, self, "rdbcompression", 1) != 0;
-  options.checksum = OptionNamed(api, self, "rdbchecksum", 1) != 0;
+  options.compress = OptionNamed(self, "rdbcompression", 1) != 0;
+  options.checksum = OptionNamed(self, "rdbchecksum", 1) != 0;
   int fd = -1;
   int pipe_fds[2] = {-1, -1};
   if (diskless) {
@@ -103,9 +102,9 @@ bool Primary::Impl::StartSync(bool diskless) {
     job->mark = NewReplId();
   } else {
     static uint64_t seq = 0;
-    if (!r.opts.dir) r.opts.dir = api->option_find(self, "dir");
+    if (!r.opts.dir) r.opts.dir = sdk::Api().option_find(self, "dir");
     size_t n = 0;
-    const char* d = r.opts.dir ? api->option_string(r.opts.dir, &n) : nullptr;
+    const char* d = r.opts.dir ? sdk::Api().option_string(r.opts.dir, &n) : nullptr;
     const std::string dir = d && n ? std::string(d, n) : ".";
     job->path =
         dir + "/temp-repl-" + std::to_string(getpid()) + "-" + std::to_string(++seq) + ".rdb";
@@ -117,9 +116,8 @@ bool Primary::Impl::StartSync(bool diskless) {
     }
   }
   job->reason.Prepare();  // without it the reason is lost, the sync still runs
-  const int32_t pid = api->fork_child(self);
-  if (pid == 0)
-    RunChild(api, self, diskless ? pipe_fds[1] : fd, pipe_fds[0], options, &job->reason);
+  const int32_t pid = sdk::Api().fork_child(self);
+  if (pid == 0) RunChild(self, diskless ? pipe_fds[1] : fd, pipe_fds[0], options, &job->reason);
   const int fork_errno = errno;
   if (diskless)
     close(pipe_fds[1]);
@@ -138,7 +136,7 @@ bool Primary::Impl::StartSync(bool diskless) {
   job->pid = pid;
   child = job;
   // Replicas start in database 0 after the snapshot: the next effect selects its own.
-  api->stream_reselect(self);
+  sdk::Api().stream_reselect(self);
   const std::string fullresync =
       "+FULLRESYNC " + r.replid + " " + std::to_string(job->offset) + "\r\n";
   int32_t n = 0;
@@ -186,7 +184,7 @@ void Primary::Impl::FailJob(const std::shared_ptr<SyncJob>& job, bool counts) {
       // "MASTER aborted replication with an error"), then the link closes.
       Write(*l, "-ERR " + why + "\r\n");
       l->closed = true;
-      api->client_close(self, l->id, 0);
+      sdk::Api().client_close(self, l->id, 0);
       continue;
     }
     Close(*l);
@@ -199,7 +197,7 @@ void Primary::Impl::ReapChild() {
   const pid_t w = waitpid(child->pid, &status, WNOHANG);
   if (w == 0 || (w < 0 && errno != ECHILD)) return;
   const bool ok = w == child->pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  api->fork_done(self, child->pid);
+  sdk::Api().fork_done(self, child->pid);
   child->pid = 0;
   child->child_ok = ok;
   start_sync = true;                       // replicas that came meanwhile may take the next child
@@ -233,7 +231,7 @@ void Primary::Impl::PumpPipe() {
   char buf[kChunk];
   for (int i = 0; i < kPipeReadsPerTurn && !j.pipe_eof && !to.empty(); ++i) {
     for (ReplicaLink* l : to)  // the slowest replica sets the pace
-      if (api->client_output_pending(self, l->id) > kMaxQueuedPayload) return;
+      if (sdk::Api().client_output_pending(self, l->id) > kMaxQueuedPayload) return;
     const ssize_t n = read(j.pipe_fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) break;
@@ -268,7 +266,7 @@ void Primary::Impl::PumpFiles() {
       if (!Write(*l, "$" + std::to_string(j.size) + "\r\n")) continue;
     }
     while (l->sent < j.size && !l->closed) {
-      const int64_t queued = api->client_output_pending(self, l->id);
+      const int64_t queued = sdk::Api().client_output_pending(self, l->id);
       if (queued < 0 || queued > kMaxQueuedPayload) break;
       const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, j.size - l->sent));
       const ssize_t n = pread(j.fd, buf, want, static_cast<off_t>(l->sent));
@@ -290,7 +288,7 @@ void Primary::Impl::UpdateFastTimer() {
   for (auto& [id, l] : links)
     busy = busy || (!l->closed && l->state == LinkState::kSendBulk && !l->start_on_ack);
   if (busy && !fast) {
-    fast = api->timer_start(
+    fast = sdk::Api().timer_start(
         self, 1, 1,
         [](void* a) {
           Impl& m = *static_cast<Impl*>(a);
@@ -301,7 +299,7 @@ void Primary::Impl::UpdateFastTimer() {
         },
         this);
   } else if (!busy && fast) {
-    api->timer_stop(fast);
+    sdk::Api().timer_stop(fast);
     fast = nullptr;
   }
 }

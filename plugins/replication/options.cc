@@ -93,7 +93,7 @@ int32_t Apply(void* ctx, const char* name, const char* value, size_t len, int64_
   }
   // The name set last is the one read: an alias's default at registration does not count.
   if (!(registering && d.alias && v == d.def))
-    b->opts->*(d.slot) = r.api->option_find(r.self, name);
+    b->opts->*(d.slot) = sdk::Api().option_find(r.self, name);
   return PLINTH_OK;
 }
 
@@ -182,15 +182,15 @@ bool RegisterOptions(Repl& r, Options* out) {
     o.description = d.help;
     o.apply = &Apply;
     o.ctx = &g_bindings[i];
-    const plinth_option_t* h = r.api->option_register(r.self, &o);
+    const plinth_option_t* h = sdk::Api().option_register(r.self, &o);
     if (!h) ok = false;
     // Without an apply having taken the slot (a main name) it points at the main option.
     if (h && !d.alias && !(out->*(d.slot))) out->*(d.slot) = h;
   }
   registering = false;
-  out->dir = r.api->option_find(r.self, "dir");
-  out->port = r.api->option_find(r.self, "port");
-  out->output_limit = r.api->option_find(r.self, "client-output-buffer-limit");
+  out->dir = sdk::Api().option_find(r.self, "dir");
+  out->port = sdk::Api().option_find(r.self, "port");
+  out->output_limit = sdk::Api().option_find(r.self, "client-output-buffer-limit");
   return ok;
 }
 

@@ -35,7 +35,7 @@ bool CanServeSync(const Call& c) {
     c.Error("NOMASTERLINK Can't SYNC while not connected with my master");
     return false;
   }
-  if (g_repl->api->server_loading(g_repl->self)) {
+  if (plinth::sdk::Api().server_loading(g_repl->self)) {
     c.Error("LOADING Plinth is loading the dataset in memory");
     return false;
   }
@@ -99,7 +99,7 @@ const plinth::sdk::CommandDef kCommands[] = {
 void InfoReplication(void*, plinth_info_t* info) {
   if (!g_repl || !g_repl->primary || !g_repl->replica) return;
   Repl& r = *g_repl;
-  const plinth_host_api_t& api = *r.api;
+  const plinth_host_api_t& api = plinth::sdk::Api();
   auto s = [&](const char* name, const std::string& v) {
     api.info_field(info, name, v.data(), v.size());
   };
@@ -119,7 +119,7 @@ void InfoStats(void*, plinth_info_t* info) {
 }
 
 bool RegisterHooks(Repl& r) {
-  const plinth_host_api_t& api = *r.api;
+  const plinth_host_api_t& api = plinth::sdk::Api();
   plinth_stream_consumer_spec_t c{};
   c.struct_size = sizeof c;
   c.name = "replication";
@@ -160,7 +160,6 @@ bool Init() {
   }
   g_repl = std::make_unique<Repl>();
   Repl& r = *g_repl;
-  r.api = &api;
   r.self = plinth::sdk::Host::self;
   r.replid = plinth::replication::NewReplId();
   r.replid2 = std::string(40, '0');
@@ -177,7 +176,7 @@ bool Init() {
 // null halves and do nothing.
 void Shutdown() {
   if (!g_repl) return;
-  if (g_cron) g_repl->api->timer_stop(g_cron);
+  if (g_cron) plinth::sdk::Api().timer_stop(g_cron);
   g_cron = nullptr;
   g_repl->failover = nullptr;
   g_failover.reset();

@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
@@ -31,13 +32,14 @@ void Primary::Impl::Log(uint32_t level, const char* fmt, ...) const {
   va_start(ap, fmt);
   const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  if (n > 0) api->log_write(self, level, buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
+  if (n > 0)
+    sdk::Api().log_write(self, level, buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
 }
 
 bool Primary::Impl::Write(ReplicaLink& l, const char* data, size_t len) {
   if (l.closed) return false;
   if (len == 0) return true;
-  if (api->client_write_raw(self, l.id, data, len) == PLINTH_OK) return true;
+  if (sdk::Api().client_write_raw(self, l.id, data, len) == PLINTH_OK) return true;
   l.closed = true;  // the host closed it (output limit): its CLIENT_CLOSED event removes it
   return false;
 }
@@ -45,7 +47,7 @@ bool Primary::Impl::Write(ReplicaLink& l, const char* data, size_t len) {
 void Primary::Impl::Close(ReplicaLink& l) {
   if (l.closed) return;
   l.closed = true;
-  api->client_close(self, l.id, 1);
+  sdk::Api().client_close(self, l.id, 1);
 }
 
 void Primary::Impl::Remove(uint64_t id) {
@@ -94,24 +96,24 @@ void Primary::Impl::CreateBacklog() {
   r.backlog =
       std::make_unique<Backlog>(static_cast<size_t>(size > 0 ? size : kDefaultBacklog), r.offset);
   UpdateConsumer();
-  if (consumer_on) api->stream_reselect(self);
+  if (consumer_on) sdk::Api().stream_reselect(self);
 }
 
 void Primary::Impl::UpdateConsumer() {
   const bool want = r.backlog && !r.is_replica();
   if (want == consumer_on) return;
-  api->stream_consumer_active(self, want);
+  sdk::Api().stream_consumer_active(self, want);
   // The host encodes nothing while no consumer listens: the next batch starts here.
   if (want) {
-    host_next = api->stream_offset(self);
-    api->stream_reselect(self);
+    host_next = sdk::Api().stream_offset(self);
+    sdk::Api().stream_reselect(self);
   }
   consumer_on = want;
 }
 
 uint64_t Primary::Impl::HostPending() const {
   if (!consumer_on) return 0;
-  const uint64_t at = api->stream_offset(self);
+  const uint64_t at = sdk::Api().stream_offset(self);
   return at > host_next ? at - host_next : 0;
 }
 
@@ -125,11 +127,11 @@ ReplicaLink& Primary::Impl::AddLink(plinth_call_t* call, uint64_t id) {
     l->capa_eof = hs->second.capa_eof;
     handshakes.erase(hs);
   }
-  if (l->ip.empty()) l->ip = PeerIp(api, call, id);
+  if (l->ip.empty()) l->ip = PeerIp(call, id);
   l->since_ms = NowMs();
   l->ack_ms = l->since_ms;
-  api->client_set_replica(call);
-  api->call_no_reply(call);
+  sdk::Api().client_set_replica(call);
+  sdk::Api().call_no_reply(call);
   ReplicaLink& ref = *l;
   links[id] = std::move(l);
   return ref;
@@ -207,7 +209,7 @@ void Primary::Impl::GoOnline(ReplicaLink& l) {
 
 Primary::Primary(Repl& r) : impl_(std::make_unique<Impl>(r)) {
   Impl& m = *impl_;
-  m.host_next = m.api->stream_offset(m.self);
+  m.host_next = sdk::Api().stream_offset(m.self);
   m.no_replicas_since_ms = m.NowMs();
   // The host's default is on: nothing to feed until the first replica.
   m.consumer_on = true;
@@ -216,12 +218,12 @@ Primary::Primary(Repl& r) : impl_(std::make_unique<Impl>(r)) {
 
 Primary::~Primary() {
   Impl& m = *impl_;
-  if (m.fast) m.api->timer_stop(m.fast);
+  if (m.fast) sdk::Api().timer_stop(m.fast);
   if (m.child && m.child->pid > 0) {
     kill(m.child->pid, SIGUSR1);
     int status = 0;
     waitpid(m.child->pid, &status, 0);
-    m.api->fork_done(m.self, m.child->pid);
+    sdk::Api().fork_done(m.self, m.child->pid);
     m.child->pid = 0;
   }
 }
@@ -229,12 +231,12 @@ Primary::~Primary() {
 void Primary::Psync(plinth_call_t* call) {
   Impl& m = *impl_;
   LinkGuard g(m);
-  const uint64_t id = m.api->client_id(call);
-  if (m.links.count(id)) return m.api->call_no_reply(call);  // already a replica
-  const std::string replid = Arg(m.api, call, 1);
+  const uint64_t id = sdk::Api().client_id(call);
+  if (m.links.count(id)) return sdk::Api().call_no_reply(call);  // already a replica
+  const std::string replid = Arg(call, 1);
   int64_t from = 0;
-  if (!text::ParseInt64(Arg(m.api, call, 2), &from))
-    return ReplyError(m.api, call, "ERR value is not an integer or out of range");
+  if (!text::ParseInt64(Arg(call, 2), &from))
+    return ReplyError(call, "ERR value is not an integer or out of range");
   if (from > 0 && m.PartialSync(call, id, replid, static_cast<uint64_t>(from))) return;
   if (replid != "?") {
     m.sync_partial_err++;
@@ -247,8 +249,8 @@ void Primary::Psync(plinth_call_t* call) {
 void Primary::Sync(plinth_call_t* call) {
   Impl& m = *impl_;
   LinkGuard g(m);
-  const uint64_t id = m.api->client_id(call);
-  if (m.links.count(id)) return m.api->call_no_reply(call);
+  const uint64_t id = sdk::Api().client_id(call);
+  if (m.links.count(id)) return sdk::Api().call_no_reply(call);
   m.FullSync(call, id, false);
 }
 
@@ -300,8 +302,8 @@ void Primary::RoleChanged() {
   LinkGuard g(m);
   m.UpdateConsumer();
   if (m.consumer_on) {
-    m.host_next = m.api->stream_offset(m.self);
-    m.api->stream_reselect(m.self);
+    m.host_next = sdk::Api().stream_offset(m.self);
+    sdk::Api().stream_reselect(m.self);
   }
   if (m.r.is_replica()) m.refusing = false;  // the replica side owns the write refusal now
 }
@@ -312,7 +314,7 @@ void Primary::Cron() {
   const int64_t now = m.NowMs();
   if (!m.consumer_synced) {  // in case the consumer was registered after the constructor ran
     m.consumer_synced = true;
-    m.api->stream_consumer_active(m.self, m.consumer_on);
+    sdk::Api().stream_consumer_active(m.self, m.consumer_on);
   }
   m.UpdateConsumer();
   m.ReapChild();

@@ -2,6 +2,7 @@
 // replicas, and min-replicas-to-write (see primary.h).
 #include <algorithm>
 #include <limits>
+#include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
@@ -30,7 +31,7 @@ void Primary::Impl::WakeWaiters() {
   for (auto& [id, w] : waiters)
     if (CountAcked(w.target) >= w.want) ready.push_back(id);
   for (uint64_t id : ready)
-    if (api->client_wake(self, id) != PLINTH_OK) waiters.erase(id);
+    if (sdk::Api().client_wake(self, id) != PLINTH_OK) waiters.erase(id);
 }
 
 void Primary::Impl::CheckTimeouts(int64_t now_ms) {
@@ -62,25 +63,24 @@ void Primary::Impl::CheckGoodReplicas(int64_t now_ms) {
   }
   if (refuse == refusing) return;
   refusing = refuse;
-  api->server_refuse(self, PLINTH_REFUSE_WRITES,
-                     refuse ? "NOREPLICAS Not enough good replicas to write." : nullptr);
+  sdk::Api().server_refuse(self, PLINTH_REFUSE_WRITES,
+                           refuse ? "NOREPLICAS Not enough good replicas to write." : nullptr);
 }
 
 void Primary::Replconf(plinth_call_t* call) {
   Impl& m = *impl_;
   LinkGuard g(m);
-  const plinth_host_api_t* a = m.api;
-  const int32_t argc = a->call_argc(call);
-  if (argc % 2 == 0) return ReplyError(a, call, "ERR syntax error");
-  const uint64_t id = a->client_id(call);
+  const int32_t argc = sdk::Api().call_argc(call);
+  if (argc % 2 == 0) return ReplyError(call, "ERR syntax error");
+  const uint64_t id = sdk::Api().client_id(call);
   auto it = m.links.find(id);
   ReplicaLink* link = it == m.links.end() ? nullptr : it->second.get();
   for (int32_t i = 1; i + 1 < argc; i += 2) {
-    const std::string opt = text::ToLower(Arg(a, call, i));
-    const std::string val = Arg(a, call, i + 1);
+    const std::string opt = text::ToLower(Arg(call, i));
+    const std::string val = Arg(call, i + 1);
     if (opt == "ack") {
       // Only a replica acks; anything else gets no answer either (as Redis).
-      a->call_no_reply(call);
+      sdk::Api().call_no_reply(call);
       int64_t off = 0;
       if (!link || !text::ParseInt64(val, &off) || off < 0) return;
       if (static_cast<uint64_t>(off) > link->ack_offset) link->ack_offset = off;
@@ -94,10 +94,10 @@ void Primary::Replconf(plinth_call_t* call) {
     if (opt == "listening-port") {
       int64_t port = 0;
       if (!text::ParseInt64(val, &port) || port < 0 || port > 65535)
-        return ReplyError(a, call, "ERR value is not an integer or out of range");
+        return ReplyError(call, "ERR value is not an integer or out of range");
       (link ? link->port : m.handshakes[id].port) = static_cast<int>(port);
     } else if (opt == "ip-address") {
-      if (val.size() > 255) return ReplyError(a, call, "ERR ip-address is too long");
+      if (val.size() > 255) return ReplyError(call, "ERR ip-address is too long");
       (link ? link->ip : m.handshakes[id].ip) = val;
     } else if (opt == "capa") {
       const std::string capa = text::ToLower(val);
@@ -106,28 +106,27 @@ void Primary::Replconf(plinth_call_t* call) {
     } else if (opt == "getack") {
       // Only a primary's stream asks it of a replica (the link answers it there).
     } else {
-      return ReplyError(a, call, "ERR Unrecognized REPLCONF option: " + Arg(a, call, i));
+      return ReplyError(call, "ERR Unrecognized REPLCONF option: " + Arg(call, i));
     }
   }
-  a->reply_simple(call, "OK", 2);
+  sdk::Api().reply_simple(call, "OK", 2);
 }
 
 void Primary::Wait(plinth_call_t* call) {
   Impl& m = *impl_;
   LinkGuard g(m);
-  const plinth_host_api_t* a = m.api;
-  if (m.r.is_replica()) return ReplyError(a, call, kWaitOnReplica);
+  if (m.r.is_replica()) return ReplyError(call, kWaitOnReplica);
   int64_t want = 0, timeout = 0;
-  if (!text::ParseInt64(Arg(a, call, 1), &want))
-    return ReplyError(a, call, "ERR value is not an integer or out of range");
-  if (!text::ParseInt64(Arg(a, call, 2), &timeout))
-    return ReplyError(a, call, "ERR timeout is not an integer or out of range");
-  if (timeout < 0) return ReplyError(a, call, "ERR timeout is negative");
+  if (!text::ParseInt64(Arg(call, 1), &want))
+    return ReplyError(call, "ERR value is not an integer or out of range");
+  if (!text::ParseInt64(Arg(call, 2), &timeout))
+    return ReplyError(call, "ERR timeout is not an integer or out of range");
+  if (timeout < 0) return ReplyError(call, "ERR timeout is negative");
   // The host adds it to the clock: a deadline past int64 is refused, as Redis does.
   if (timeout > std::numeric_limits<int64_t>::max() - m.NowMs())
-    return ReplyError(a, call, "ERR timeout is out of range");
-  const uint64_t id = a->client_id(call);
-  const int32_t state = a->call_block_state(call);
+    return ReplyError(call, "ERR timeout is out of range");
+  const uint64_t id = sdk::Api().client_id(call);
+  const int32_t state = sdk::Api().call_block_state(call);
   auto it = m.waiters.find(id);
   // The offset this client's writes reached: everything fed so far, and what the host
   // appended that OnBatch has not seen yet (a write pipelined just before WAIT).
@@ -135,9 +134,9 @@ void Primary::Wait(plinth_call_t* call) {
   if (state != PLINTH_BLOCK_NONE && it != m.waiters.end()) w = it->second;
   const int64_t acked = m.CountAcked(w.target);
   if (acked >= w.want || state == PLINTH_BLOCK_TIMEOUT ||
-      a->call_block(call, 0, nullptr, nullptr, timeout) != PLINTH_OK) {
+      sdk::Api().call_block(call, 0, nullptr, nullptr, timeout) != PLINTH_OK) {
     m.waiters.erase(id);
-    return a->reply_integer(call, acked);
+    return sdk::Api().reply_integer(call, acked);
   }
   m.waiters[id] = w;
   if (state == PLINTH_BLOCK_NONE) m.getack_pending = true;  // one GETACK per loop turn

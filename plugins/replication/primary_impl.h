@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <plinth/plugin.hpp>
 #include <string>
 #include <unordered_map>
 
@@ -79,10 +80,9 @@ struct Waiter {
 };
 
 struct Primary::Impl {
-  explicit Impl(Repl& repl) : r(repl), api(repl.api), self(repl.self) {}
+  explicit Impl(Repl& repl) : r(repl), self(repl.self) {}
 
   Repl& r;
-  const plinth_host_api_t* api;
   plinth_plugin_t* self;
 
   std::map<uint64_t, std::unique_ptr<ReplicaLink>> links;  // by client id
@@ -110,8 +110,10 @@ struct Primary::Impl {
 
   // primary.cc
   void Log(uint32_t level, const char* fmt, ...) const __attribute__((format(printf, 3, 4)));
-  int64_t NowMs() const { return api->time_us(self) / 1000; }
-  int64_t Opt(const plinth_option_t* o, int64_t def) const { return o ? api->option_int(o) : def; }
+  int64_t NowMs() const { return sdk::Api().time_us(self) / 1000; }
+  int64_t Opt(const plinth_option_t* o, int64_t def) const {
+    return o ? sdk::Api().option_int(o) : def;
+  }
   // Writes raw bytes to a replica; false (and the link marked closed) when it failed.
   bool Write(ReplicaLink& l, const char* data, size_t len);
   bool Write(ReplicaLink& l, const std::string& s) { return Write(l, s.data(), s.size()); }

@@ -2,6 +2,7 @@
 // counters, ROLE's replica list (see primary.h).
 #include <algorithm>
 #include <cstdio>
+#include <plinth/plugin.hpp>
 
 #include "replication/primary_impl.h"
 #include "replication/primary_util.h"
@@ -25,8 +26,7 @@ const char* StateName(LinkState s) {
 
 void Primary::InfoFields(plinth_info_t* info) {
   const Impl& m = *impl_;
-  const plinth_host_api_t* a = m.api;
-  a->info_field_int(info, "connected_slaves", m.LiveCount());
+  sdk::Api().info_field_int(info, "connected_slaves", m.LiveCount());
   const int64_t now = m.NowMs();
   int n = 0;
   for (auto& [id, l] : m.links) {
@@ -37,31 +37,31 @@ void Primary::InfoFields(plinth_info_t* info) {
         value, sizeof value, "ip=%s,port=%d,state=%s,offset=%llu,lag=%lld", l->ip.c_str(), l->port,
         StateName(l->state), static_cast<unsigned long long>(l->ack_offset),
         static_cast<long long>((now - l->ack_ms) / 1000));
-    a->info_field(info, name, value, std::min(static_cast<size_t>(len), sizeof value - 1));
+    sdk::Api().info_field(info, name, value, std::min(static_cast<size_t>(len), sizeof value - 1));
   }
   // Plinth's: snapshots for replicas that failed in a row, and the last one's reason.
-  a->info_field_int(info, "full_sync_consecutive_failures", m.sync_failures);
-  a->info_field(info, "full_sync_last_error", m.sync_error.data(), m.sync_error.size());
+  sdk::Api().info_field_int(info, "full_sync_consecutive_failures", m.sync_failures);
+  sdk::Api().info_field(info, "full_sync_last_error", m.sync_error.data(), m.sync_error.size());
 }
 
 void Primary::BacklogFields(plinth_info_t* info) {
   const Impl& m = *impl_;
-  const plinth_host_api_t* a = m.api;
   const Backlog* b = m.r.backlog.get();
-  a->info_field_int(info, "repl_backlog_active", b != nullptr);
-  a->info_field_int(
+  sdk::Api().info_field_int(info, "repl_backlog_active", b != nullptr);
+  sdk::Api().info_field_int(
       info, "repl_backlog_size",
       b ? static_cast<int64_t>(b->size()) : m.Opt(m.r.opts.repl_backlog_size, kDefaultBacklog));
-  a->info_field_int(info, "repl_backlog_first_byte_offset",
-                    b ? static_cast<int64_t>(b->first_offset()) : 0);
-  a->info_field_int(info, "repl_backlog_histlen", b ? static_cast<int64_t>(b->histlen()) : 0);
+  sdk::Api().info_field_int(info, "repl_backlog_first_byte_offset",
+                            b ? static_cast<int64_t>(b->first_offset()) : 0);
+  sdk::Api().info_field_int(info, "repl_backlog_histlen",
+                            b ? static_cast<int64_t>(b->histlen()) : 0);
 }
 
 void Primary::StatsFields(plinth_info_t* info) {
   const Impl& m = *impl_;
-  m.api->info_field_int(info, "sync_full", static_cast<int64_t>(m.sync_full));
-  m.api->info_field_int(info, "sync_partial_ok", static_cast<int64_t>(m.sync_partial_ok));
-  m.api->info_field_int(info, "sync_partial_err", static_cast<int64_t>(m.sync_partial_err));
+  sdk::Api().info_field_int(info, "sync_full", static_cast<int64_t>(m.sync_full));
+  sdk::Api().info_field_int(info, "sync_partial_ok", static_cast<int64_t>(m.sync_partial_ok));
+  sdk::Api().info_field_int(info, "sync_partial_err", static_cast<int64_t>(m.sync_partial_err));
 }
 
 void Primary::ForEachOnline(void (*emit)(void*, const std::string&, int, uint64_t),

@@ -1,21 +1,23 @@
 // Helpers of the primary side (see primary_util.h).
 #include "replication/primary_util.h"
 
+#include <plinth/plugin.hpp>
+
 namespace plinth::replication {
 
-std::string Arg(const plinth_host_api_t* api, plinth_call_t* call, int32_t i) {
+std::string Arg(plinth_call_t* call, int32_t i) {
   size_t n = 0;
-  const char* p = api->call_arg(call, i, &n);
+  const char* p = sdk::Api().call_arg(call, i, &n);
   return p ? std::string(p, n) : std::string();
 }
 
-void ReplyError(const plinth_host_api_t* api, plinth_call_t* call, std::string_view text) {
-  api->reply_error(call, text.data(), text.size());
+void ReplyError(plinth_call_t* call, std::string_view text) {
+  sdk::Api().reply_error(call, text.data(), text.size());
 }
 
-std::string PeerIp(const plinth_host_api_t* api, plinth_call_t* call, uint64_t id) {
+std::string PeerIp(plinth_call_t* call, uint64_t id) {
   std::string line;
-  api->client_describe(
+  sdk::Api().client_describe(
       call, id,
       [](void* a, const char* d, size_t n) { static_cast<std::string*>(a)->append(d, n); }, &line);
   size_t at = 5;

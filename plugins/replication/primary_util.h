@@ -22,10 +22,10 @@ constexpr int64_t kMaxQueuedPayload = int64_t{8} << 20;
 inline constexpr char kGetAck[] = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n";
 
 // Argument i of the call ("" when missing). OWNERSHIP: a copy.
-std::string Arg(const plinth_host_api_t* api, plinth_call_t* call, int32_t i);
+std::string Arg(plinth_call_t* call, int32_t i);
 // Replies -<text> ("ERR ...").
-void ReplyError(const plinth_host_api_t* api, plinth_call_t* call, std::string_view text);
+void ReplyError(plinth_call_t* call, std::string_view text);
 // The client's peer IP (CLIENT LIST's addr= without the port), "" when unknown.
-std::string PeerIp(const plinth_host_api_t* api, plinth_call_t* call, uint64_t id);
+std::string PeerIp(plinth_call_t* call, uint64_t id);
 
 }  // namespace plinth::replication

@@ -46,19 +46,19 @@ Replica::~Replica() {
     m.loader.reset();
     close(m.load_fd);
     unlink(m.load_path.c_str());
-    m.api->server_set_loading(m.self, 0);
+    sdk::Api().server_set_loading(m.self, 0);
   }
-  if (m.client) m.api->client_destroy_internal(m.client);
+  if (m.client) sdk::Api().client_destroy_internal(m.client);
 }
 
 void Replica::Impl::Log(uint32_t level, const std::string& text) const {
-  api->log_write(self, level, text.data(), text.size());
+  sdk::Api().log_write(self, level, text.data(), text.size());
 }
 
-int64_t Replica::Impl::NowMs() const { return api->time_us(self) / 1000; }
+int64_t Replica::Impl::NowMs() const { return sdk::Api().time_us(self) / 1000; }
 
 std::string Replica::Impl::DataDir() {
-  if (!r.opts.dir) r.opts.dir = api->option_find(self, "dir");
+  if (!r.opts.dir) r.opts.dir = sdk::Api().option_find(self, "dir");
   const std::string dir = sdk::OptionString(r.opts.dir);
   return dir.empty() ? "." : dir;
 }
@@ -67,15 +67,16 @@ void Replica::Impl::UpdateRefusals() {
   const bool writes = state != ReplState::kNone && read_only;
   const bool stale = state != ReplState::kNone && state != ReplState::kConnected && !serve_stale;
   if (writes != refusing_writes) {
-    api->server_refuse(self, PLINTH_REFUSE_WRITES,
-                       writes ? "READONLY You can't write against a read only replica." : nullptr);
+    sdk::Api().server_refuse(
+        self, PLINTH_REFUSE_WRITES,
+        writes ? "READONLY You can't write against a read only replica." : nullptr);
     refusing_writes = writes;
   }
   if (stale != refusing_stale) {
-    api->server_refuse(self, PLINTH_REFUSE_STALE,
-                       stale ? "MASTERDOWN Link with MASTER is down and "
-                               "replica-serve-stale-data is set to 'no'."
-                             : nullptr);
+    sdk::Api().server_refuse(self, PLINTH_REFUSE_STALE,
+                             stale ? "MASTERDOWN Link with MASTER is down and "
+                                     "replica-serve-stale-data is set to 'no'."
+                                   : nullptr);
     refusing_stale = stale;
   }
 }
@@ -94,12 +95,12 @@ void Replica::Impl::Follow(const std::string& new_host, int new_port) {
   sync_failures = 0;
   sync_error.clear();
   if (!was_replica) {
-    api->server_expiry_passive(self, 1);
+    sdk::Api().server_expiry_passive(self, 1);
     r.primary->RoleChanged();
   }
   UpdateRefusals();
   Log(PLINTH_LOG_NOTICE, "REPLICAOF " + host + ":" + std::to_string(port) + " enabled");
-  if (api->server_loading(self) == 0) Connect();  // else Cron, once the loading is done
+  if (sdk::Api().server_loading(self) == 0) Connect();  // else Cron, once the loading is done
 }
 
 void Replica::Impl::Promote() {
@@ -119,9 +120,9 @@ void Replica::Impl::Promote() {
   port = 0;
   state = ReplState::kNone;
   UpdateRefusals();
-  api->server_expiry_passive(self, 0);
+  sdk::Api().server_expiry_passive(self, 0);
   // Our own effects now continue the history; the stream restarts with a SELECT.
-  api->stream_reselect(self);
+  sdk::Api().stream_reselect(self);
   r.primary->RoleChanged();
   // Sub-replicas reconnect to learn the new replid (and continue with PSYNC).
   r.primary->DisconnectAll();
@@ -135,7 +136,7 @@ void Replica::Impl::Connect() {
   c.port = port;
   c.user = sdk::OptionString(r.opts.masteruser);
   c.password = sdk::OptionString(r.opts.masterauth);
-  if (!r.opts.port) r.opts.port = api->option_find(self, "port");
+  if (!r.opts.port) r.opts.port = sdk::Api().option_find(self, "port");
   const int64_t announce = sdk::OptionInt(r.opts.replica_announce_port);
   c.listening_port = static_cast<int>(announce ? announce : sdk::OptionInt(r.opts.port));
   load_path = DataDir() + "/temp-repl-" + std::to_string(getpid()) + ".rdb";
@@ -150,7 +151,7 @@ void Replica::Impl::Connect() {
   if (c.offset > 0)
     Log(PLINTH_LOG_NOTICE, "Trying a partial resynchronization (request " + c.replid + ":" +
                                std::to_string(c.offset) + ").");
-  link = std::make_unique<Link>(api, self, std::move(c), Events());
+  link = std::make_unique<Link>(self, std::move(c), Events());
   state = ReplState::kConnecting;
   last_io_ms = NowMs();
 }
@@ -177,7 +178,7 @@ void Replica::ReplicaOf(plinth_call_t* call) {
   }
   // Through the option, so CONFIG GET replicaof and HELLO's role see it; its apply acts.
   char err[256] = "";
-  if (m.api->config_set(call, "replicaof", 9, value.data(), value.size(), err, sizeof err) !=
+  if (sdk::Api().config_set(call, "replicaof", 9, value.data(), value.size(), err, sizeof err) !=
       PLINTH_OK)
     return c.Error(std::string("ERR ") + err);
   c.Ok();
@@ -233,14 +234,14 @@ bool Replica::Start() {
     m.running = true;
     if (!m.host.empty()) m.Follow(std::string(m.host), m.port);
   };
-  return impl_->api->loop_post(impl_->self, task, nullptr) == PLINTH_OK;
+  return sdk::Api().loop_post(impl_->self, task, nullptr) == PLINTH_OK;
 }
 
 void Replica::Cron() {
   Impl& m = *impl_;
   if (m.state == ReplState::kNone) return;
   const int64_t now = m.NowMs();
-  if (!m.link && !m.loading && now >= m.next_connect_ms && m.api->server_loading(m.self) == 0)
+  if (!m.link && !m.loading && now >= m.next_connect_ms && sdk::Api().server_loading(m.self) == 0)
     m.Connect();
   if (m.state == ReplState::kConnected && m.link && now - m.last_ack_ms >= 1000) {
     m.link->Ack(m.r.offset);
@@ -277,9 +278,9 @@ void Replica::SetServeStale(bool on) {
 
 void Replica::InfoFields(plinth_info_t* info) {
   Impl& m = *impl_;
-  auto i = [&](const char* name, int64_t v) { m.api->info_field_int(info, name, v); };
+  auto i = [&](const char* name, int64_t v) { sdk::Api().info_field_int(info, name, v); };
   auto s = [&](const char* name, const std::string& v) {
-    m.api->info_field(info, name, v.data(), v.size());
+    sdk::Api().info_field(info, name, v.data(), v.size());
   };
   const int64_t now = m.NowMs();
   const bool up = m.state == ReplState::kConnected;

@@ -27,7 +27,7 @@ enum class ReplState {
 };
 
 struct Replica::Impl {
-  explicit Impl(Repl& repl) : r(repl), api(repl.api), self(repl.self) {}
+  explicit Impl(Repl& repl) : r(repl), self(repl.self) {}
 
   // -- replica.cc --
   void Follow(const std::string& new_host, int new_port);
@@ -64,7 +64,6 @@ struct Replica::Impl {
   static inline Impl* live = nullptr;
 
   Repl& r;
-  const plinth_host_api_t* api;
   plinth_plugin_t* self;
 
   bool running = false;  // Start ran: Configure acts at once

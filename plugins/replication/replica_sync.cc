@@ -92,11 +92,11 @@ void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
   history_valid = false;
   r.primary->DisconnectAll();
   loading = true;
-  api->server_set_loading(self, 1);
+  sdk::Api().server_set_loading(self, 1);
   Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
-  api->db_flush_all(self);
+  sdk::Api().db_flush_all(self);
   // The stream of a full sync starts in database 0: a fresh client is there.
-  if (client) api->client_destroy_internal(client);
+  if (client) sdk::Api().client_destroy_internal(client);
   client = nullptr;
   queued.clear();
   sync_replid = replid;
@@ -105,7 +105,7 @@ void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
   if (load_fd < 0) {
     const std::string why = "can't open " + load_path + ": " + std::strerror(errno);
     loading = false;  // nothing to abort but the loading state
-    api->server_set_loading(self, 0);
+    sdk::Api().server_set_loading(self, 0);
     Log(PLINTH_LOG_WARNING, "MASTER <-> REPLICA sync: " + why);
     link.reset();
     state = ReplState::kConnect;
@@ -113,7 +113,7 @@ void Replica::Impl::OnFullSync(const std::string& replid, uint64_t offset) {
     UpdateRefusals();
     return;
   }
-  loader = std::make_unique<rdb::KeyspaceLoader>(api, self, load_fd);
+  loader = std::make_unique<rdb::KeyspaceLoader>(self, load_fd);
   Log(PLINTH_LOG_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
   LoadSlice();
 }
@@ -125,7 +125,8 @@ void Replica::Impl::LoadSlice() {
       auto task = [](void*) {
         if (Impl::live) Impl::live->LoadSlice();
       };
-      if (api->loop_post(self, task, nullptr) != PLINTH_OK) AbortLoad("the server is stopping");
+      if (sdk::Api().loop_post(self, task, nullptr) != PLINTH_OK)
+        AbortLoad("the server is stopping");
       return;
     }
     case rdb::KeyspaceLoader::Status::kDone:
@@ -154,8 +155,8 @@ void Replica::Impl::AbortLoad(const std::string& why) {
   queued.clear();
   queued.shrink_to_fit();
   loading = false;
-  api->db_flush_all(self);
-  api->server_set_loading(self, 0);
+  sdk::Api().db_flush_all(self);
+  sdk::Api().server_set_loading(self, 0);
   history_valid = false;
 }
 
@@ -166,7 +167,7 @@ void Replica::Impl::FinishLoad() {
   load_fd = -1;
   unlink(load_path.c_str());
   loading = false;
-  api->server_set_loading(self, 0);
+  sdk::Api().server_set_loading(self, 0);
   r.replid = sync_replid;
   r.replid2 = kNoReplId;
   r.second_offset = -1;
@@ -226,7 +227,7 @@ void Replica::Impl::OnCommands(std::vector<StreamCommand> commands) {
 
 plinth_client_t* Replica::Impl::Client() {
   // Flags 0: its effects reach the host's stream, so this server's AOF holds them.
-  if (!client) client = api->client_create_internal(self, 0);
+  if (!client) client = sdk::Api().client_create_internal(self, 0);
   return client;
 }
 
@@ -271,8 +272,8 @@ void Replica::Impl::Apply(const StreamCommand* commands, size_t n) {
       argv.push_back(s.data());
       lens.push_back(s.size());
     }
-    if (api->client_exec(c, static_cast<int32_t>(a.size()), argv.data(), lens.data(), err,
-                         sizeof err) != PLINTH_OK &&
+    if (sdk::Api().client_exec(c, static_cast<int32_t>(a.size()), argv.data(), lens.data(), err,
+                               sizeof err) != PLINTH_OK &&
         ++apply_errors <= kLoggedErrors)
       Log(PLINTH_LOG_WARNING, "the master's " + text::QuoteRepr(a[0]) + " failed here: " + err);
   }

@@ -20,7 +20,6 @@ class Replica;   // replica.h: this server as a replica (REPLICAOF, the link, ap
 class Failover;  // failover.h: the FAILOVER command's state (owned by plugin.cc)
 
 struct Repl {
-  const plinth_host_api_t* api = nullptr;
   plinth_plugin_t* self = nullptr;
   Options opts;
 

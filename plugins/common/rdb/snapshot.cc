@@ -2,6 +2,7 @@
 // codec on one side, db_visit, value_rdb_save, value_rdb_load and key_load on the other.
 #include "common/rdb/snapshot.h"
 
+#include <plinth/plugin.hpp>
 #include <string_view>
 
 #include "common/rdb/reader.h"
@@ -16,14 +17,11 @@ namespace {
 // whose format this file follows.
 constexpr const char* kRedisVersion = "7.0.0";
 
-const plinth_host_api_t* g_api = nullptr;  // for SaveValue, a plain function pointer
-
 int32_t SaveValue(const void* value, plinth_rdb_io_t* io) {
-  return g_api->value_rdb_save(static_cast<const plinth_value_t*>(value), io, nullptr);
+  return sdk::Api().value_rdb_save(static_cast<const plinth_value_t*>(value), io, nullptr);
 }
 
 struct SaveState {
-  const plinth_host_api_t* api;
   Writer* writer;
   const SaveOptions* options;
   std::string error;
@@ -34,12 +32,12 @@ int32_t SaveKey(void* arg, const char* key, size_t klen, const plinth_value_t* v
   auto* st = static_cast<SaveState*>(arg);
   const std::string_view name(key, klen);
   bool ok;
-  if (st->api->value_type(v) == PLINTH_TYPE_STRING) {
+  if (sdk::Api().value_type(v) == PLINTH_TYPE_STRING) {
     size_t n = 0;
-    const char* s = st->api->value_string(v, &n);
+    const char* s = sdk::Api().value_string(v, &n);
     ok = st->writer->String(name, expire_ms, std::string_view(s, n));
   } else {
-    const uint32_t form = st->api->value_rdb_type(v);
+    const uint32_t form = sdk::Api().value_rdb_type(v);
     if (form == 0) {
       st->error = "key '" + std::string(name) + "' has a type with no RDB form";
       return 1;
@@ -56,22 +54,20 @@ int32_t SaveKey(void* arg, const char* key, size_t klen, const plinth_value_t* v
 
 }  // namespace
 
-bool SaveKeyspace(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                  const SaveOptions& options, std::string* err) {
-  g_api = api;
+bool SaveKeyspace(plinth_plugin_t* self, int fd, const SaveOptions& options, std::string* err) {
   FdSink sink(fd);
   Writer w(&sink, WriterOptions{options.compress, options.checksum});
-  SaveState st{api, &w, &options, {}};
+  SaveState st{&w, &options, {}};
   bool ok = w.Begin() && w.Aux("redis-ver", kRedisVersion) && w.AuxInt("redis-bits", 64) &&
-            w.AuxInt("ctime", api->time_us(self) / 1000000) && w.AuxInt("used-mem", 0) &&
+            w.AuxInt("ctime", sdk::Api().time_us(self) / 1000000) && w.AuxInt("used-mem", 0) &&
             w.AuxInt("aof-base", options.aof_base ? 1 : 0);
-  const int32_t dbs = api->db_total(self);
+  const int32_t dbs = sdk::Api().db_total(self);
   for (int32_t db = 0; ok && db < dbs; ++db) {
     uint64_t expires = 0;
-    const uint64_t keys = api->db_keys(self, db, &expires);
+    const uint64_t keys = sdk::Api().db_keys(self, db, &expires);
     if (keys == 0) continue;
     ok = w.SelectDb(static_cast<uint64_t>(db)) && w.ResizeDb(keys, expires) &&
-         api->db_visit(self, db, &SaveKey, &st) == PLINTH_OK;
+         sdk::Api().db_visit(self, db, &SaveKey, &st) == PLINTH_OK;
   }
   ok = ok && w.Finish();
   if (!ok && err) *err = st.error.empty() ? w.error() : st.error;
@@ -81,9 +77,8 @@ bool SaveKeyspace(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
 // The reader's visitor: every key into the keyspace.
 class KeyspaceVisitor final : public Visitor {
  public:
-  KeyspaceVisitor(const plinth_host_api_t* api, plinth_plugin_t* self)
-      : api_(api), self_(self), dbs_(api->db_total(self)) {
-    now_ms_ = api->time_us(self) / 1000;
+  explicit KeyspaceVisitor(plinth_plugin_t* self) : self_(self), dbs_(sdk::Api().db_total(self)) {
+    now_ms_ = sdk::Api().time_us(self) / 1000;
   }
 
   bool SelectDb(uint64_t db) override {
@@ -95,14 +90,14 @@ class KeyspaceVisitor final : public Visitor {
 
   bool String(const KeyInfo& key, std::string_view value) override {
     if (Expired(key)) return true;
-    plinth_value_t* v = api_->value_create_string(value.data(), value.size());
+    plinth_value_t* v = sdk::Api().value_create_string(value.data(), value.size());
     if (!v) return Fail("out of memory");
     return Store(key, v);
   }
 
   bool Collection(const KeyInfo& key, uint32_t plain_type, plinth_rdb_io_t* plain) override {
     if (Expired(key)) return true;
-    plinth_value_t* v = api_->value_rdb_load(self_, plain_type, plain);
+    plinth_value_t* v = sdk::Api().value_rdb_load(self_, plain_type, plain);
     if (!v)
       return Fail("key '" + std::string(key.name) + "': no loaded plugin reads RDB type " +
                   std::to_string(key.rdb_type) + ", or its value is malformed");
@@ -121,8 +116,8 @@ class KeyspaceVisitor final : public Visitor {
     return true;
   }
   bool Store(const KeyInfo& key, plinth_value_t* v) {
-    if (api_->key_load(self_, static_cast<int32_t>(key.db), key.name.data(), key.name.size(), v,
-                       key.expire_ms) != PLINTH_OK)
+    if (sdk::Api().key_load(self_, static_cast<int32_t>(key.db), key.name.data(), key.name.size(),
+                            v, key.expire_ms) != PLINTH_OK)
       return Fail("duplicate key '" + std::string(key.name) + "' in database " +
                   std::to_string(key.db));
     ++loaded;
@@ -132,17 +127,15 @@ class KeyspaceVisitor final : public Visitor {
     error_ = std::move(why);
     return false;
   }
-
-  const plinth_host_api_t* api_;
   plinth_plugin_t* self_;
   int32_t dbs_;
   int64_t now_ms_;
   std::string error_;
 };
 
-KeyspaceLoader::KeyspaceLoader(const plinth_host_api_t* api, plinth_plugin_t* self, int fd)
+KeyspaceLoader::KeyspaceLoader(plinth_plugin_t* self, int fd)
     : source_(std::make_unique<FdSource>(fd)),
-      visitor_(std::make_unique<KeyspaceVisitor>(api, self)),
+      visitor_(std::make_unique<KeyspaceVisitor>(self)),
       reader_(std::make_unique<Reader>(source_.get(), visitor_.get())) {}
 
 KeyspaceLoader::~KeyspaceLoader() = default;

@@ -28,8 +28,7 @@ struct SaveOptions {
 // Writes every database to fd as one RDB version 10 file (not fsynced). Returns true, or false
 // with *err. A value whose type has no RDB form fails the save. THREAD: main, or a forked
 // child; nothing may change the keyspace meanwhile.
-bool SaveKeyspace(const plinth_host_api_t* api, plinth_plugin_t* self, int fd,
-                  const SaveOptions& options, std::string* err);
+bool SaveKeyspace(plinth_plugin_t* self, int fd, const SaveOptions& options, std::string* err);
 
 // Reads one RDB file from fd into the keyspace with key_load, a slice at a time, skipping keys
 // whose time has passed (as a primary does). The keyspace should be empty: a key already there
@@ -39,7 +38,7 @@ class KeyspaceLoader {
   enum class Status { kMore, kDone, kError };
 
   // OWNERSHIP: fd is borrowed and must stay open while the loader is used.
-  KeyspaceLoader(const plinth_host_api_t* api, plinth_plugin_t* self, int fd);
+  KeyspaceLoader(plinth_plugin_t* self, int fd);
   ~KeyspaceLoader();
   KeyspaceLoader(const KeyspaceLoader&) = delete;
   KeyspaceLoader& operator=(const KeyspaceLoader&) = delete;

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 #include <mutex>
+#include <plinth/plugin.hpp>
 #include <string_view>
 #include <thread>
 
@@ -44,8 +45,8 @@ bool ValidReplId(std::string_view id) {
 }  // namespace
 
 struct Link::Impl : std::enable_shared_from_this<Impl> {
-  Impl(const plinth_host_api_t* a, plinth_plugin_t* s, LinkConfig c, LinkEvents e)
-      : api(a), self(s), config(std::move(c)), events(std::move(e)) {}
+  Impl(plinth_plugin_t* s, LinkConfig c, LinkEvents e)
+      : self(s), config(std::move(c)), events(std::move(e)) {}
   ~Impl() {
     for (int fd : wake) {
       if (fd >= 0) close(fd);
@@ -67,8 +68,6 @@ struct Link::Impl : std::enable_shared_from_this<Impl> {
     std::shared_ptr<Impl> impl;
     std::function<void()> fn;
   };
-
-  const plinth_host_api_t* api;
   plinth_plugin_t* self;
   const LinkConfig config;
   const LinkEvents events;
@@ -93,7 +92,7 @@ void Link::Impl::Post(std::function<void()> fn) {
     std::unique_ptr<Task> t(static_cast<Task*>(arg));
     if (!t->impl->stopped.load()) t->fn();
   };
-  if (api->loop_post(self, run, task) != PLINTH_OK) delete task;  // shutting down: drop
+  if (sdk::Api().loop_post(self, run, task) != PLINTH_OK) delete task;  // shutting down: drop
 }
 
 void Link::Impl::Run() {
@@ -266,9 +265,8 @@ void Link::Impl::SendAck(uint64_t offset) {
   if (!FlushLocked(&ack) && ack_fd >= 0 && ack.size() < size) pending_ack = std::move(ack);
 }
 
-Link::Link(const plinth_host_api_t* api, plinth_plugin_t* self, LinkConfig config,
-           LinkEvents events)
-    : impl_(std::make_shared<Impl>(api, self, std::move(config), std::move(events))) {
+Link::Link(plinth_plugin_t* self, LinkConfig config, LinkEvents events)
+    : impl_(std::make_shared<Impl>(self, std::move(config), std::move(events))) {
   Impl* impl = impl_.get();
   impl->chunk = std::make_unique<char[]>(kReadChunk);
   if (pipe2(impl->wake, O_CLOEXEC | O_NONBLOCK) != 0) {

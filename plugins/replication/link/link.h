@@ -59,8 +59,9 @@ struct LinkEvents {
 
 class Link {
  public:
-  // Starts the link thread. OWNERSHIP: self is the plugin's handle, for loop_post and logs.
-  Link(const plinth_host_api_t* api, plinth_plugin_t* self, LinkConfig config, LinkEvents events);
+  // Starts the link thread. OWNERSHIP: self is the plugin's handle, for loop_post (through
+  // sdk::Api(), which the plugin's entry point or a test sets) and logs.
+  Link(plinth_plugin_t* self, LinkConfig config, LinkEvents events);
   // Stops the thread (closing the socket) and waits for it; drops events not yet run.
   ~Link();
   Link(const Link&) = delete;

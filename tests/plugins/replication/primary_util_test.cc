@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
 
@@ -21,7 +22,11 @@ std::string PeerOf(const char* line) {
   plinth_host_api_t api{};
   api.client_describe = &DescribeForTest;
   line_for_test = line;
-  return PeerIp(&api, nullptr, 1);
+  const plinth_host_api_t* saved = sdk::Host::api;
+  sdk::Host::api = &api;
+  std::string ip = PeerIp(nullptr, 1);
+  sdk::Host::api = saved;
+  return ip;
 }
 
 TEST_CASE("primary util: integer arguments are whole base-10 numbers (text::ParseInt64)") {

@@ -38,9 +38,7 @@ struct Harness {
     c.timeout_ms = timeout_ms;
     return c;
   }
-  void Start(LinkConfig c) {
-    link = std::make_unique<Link>(loop.api(), loop.self(), c, rec.Events());
-  }
+  void Start(LinkConfig c) { link = std::make_unique<Link>(loop.self(), c, rec.Events()); }
   bool WaitDown(int ms = 3000) {
     return loop.RunUntil([&] { return !rec.downs.empty(); }, ms);
   }

@@ -31,7 +31,7 @@ struct Replica {
     c.timeout_ms = 5000;
     c.replid = replid;
     c.offset = offset;
-    link = std::make_unique<Link>(loop.api(), loop.self(), c, rec.Events());
+    link = std::make_unique<Link>(loop.self(), c, rec.Events());
   }
   // Runs the loop until done(), acking what arrived every 200 ms as the plugin does each
   // second: a Redis 7 primary starts a diskless sync's stream on the first ack it gets after
@@ -149,8 +149,7 @@ TEST_CASE("link with redis 7: a wrong password ends the link with the primary's 
     c.port = primary.port();
     c.password = "wrong";
     c.rdb_path = primary.dir() + "/replica.rdb";
-    replica.link =
-        std::make_unique<Link>(replica.loop.api(), replica.loop.self(), c, replica.rec.Events());
+    replica.link = std::make_unique<Link>(replica.loop.self(), c, replica.rec.Events());
     REQUIRE(replica.loop.RunUntil([&] { return !replica.rec.downs.empty(); }));
     CHECK(replica.rec.downs[0].find("AUTH") == 0);
   }

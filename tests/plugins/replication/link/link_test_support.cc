@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <plinth/plugin.hpp>
 #include <sstream>
 
 #include "replication/link/stream_parser.h"
@@ -75,8 +76,13 @@ void WriteAll(int fd, const std::string& bytes) {
 }  // namespace
 
 FakeLoop::FakeLoop() {
-  api_.struct_size = sizeof(api_);
-  api_.loop_post = &FakeLoop::Post;
+  static const plinth_host_api_t api = [] {
+    plinth_host_api_t a{};
+    a.struct_size = sizeof(a);
+    a.loop_post = &FakeLoop::Post;
+    return a;
+  }();
+  sdk::Host::api = &api;
 }
 
 int32_t FakeLoop::Post(plinth_plugin_t* self, plinth_task_fn fn, void* arg) {

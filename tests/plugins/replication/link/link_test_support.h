@@ -16,11 +16,12 @@
 
 namespace plinth::replication::test {
 
-// A plinth_host_api_t with only loop_post set. THREAD: loop_post any; the rest the test thread.
+// The host's event loop for a Link: loop_post of the table it installs as sdk::Host::api (only
+// loop_post set, shared by every FakeLoop) queues tasks on the loop named by "self". THREAD:
+// loop_post any; the rest the test thread.
 class FakeLoop {
  public:
   FakeLoop();
-  const plinth_host_api_t* api() const { return &api_; }
   plinth_plugin_t* self() { return reinterpret_cast<plinth_plugin_t*>(this); }
   // Makes loop_post refuse (PLINTH_ERR), as a host shutting down does.
   void set_refuse(bool refuse);
@@ -32,7 +33,6 @@ class FakeLoop {
 
  private:
   static int32_t Post(plinth_plugin_t* self, plinth_task_fn fn, void* arg);
-  plinth_host_api_t api_{};
   std::mutex mu_;
   bool refuse_ = false;
   std::vector<std::pair<plinth_task_fn, void*>> tasks_;
