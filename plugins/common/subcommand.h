@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/errors.h"
+
 namespace plinth::common {
 
 // One subcommand: its lower-case name and its Redis arity counted over the whole argv
@@ -42,9 +44,7 @@ bool ArityFits(int32_t arity, int argc);
 // bytes are kept.
 std::string ErrorArg(std::string_view s, size_t max = 128);
 
-// Error texts shared by many commands, byte-exact with Redis.
-inline constexpr std::string_view kSyntaxError = "ERR syntax error";
-inline constexpr std::string_view kNotInteger = "ERR value is not an integer or out of range";
+// SELECT's and MOVE's error, byte-exact with Redis (the rest are in common/errors.h).
 inline constexpr std::string_view kDbOutOfRange = "ERR DB index is out of range";
 
 }  // namespace plinth::common

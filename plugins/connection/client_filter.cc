@@ -70,7 +70,7 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f, 
   for (size_t i = 0; i < words.size(); i += 2) {
     std::string_view opt = words[i];
     if (i + 1 >= words.size()) {
-      *error = common::kSyntaxError;
+      *error = common::kErrSyntax;
       return false;
     }
     std::string_view value = words[i + 1];
@@ -107,11 +107,11 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f, 
       } else if (EqualsNoCase(value, "no")) {
         f->skipme = false;
       } else {
-        *error = common::kSyntaxError;
+        *error = common::kErrSyntax;
         return false;
       }
     } else {
-      *error = common::kSyntaxError;
+      *error = common::kErrSyntax;
       return false;
     }
   }

@@ -16,7 +16,7 @@ constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use 
 // Reads numkeys (argument 2) with EVAL's texts; FCALL's non-integer text differs.
 bool ReadNumKeys(sdk::Call& c, bool fcall, int64_t* numkeys) {
   if (!text::ParseInt64(c.arg(2), numkeys)) {
-    c.Error(fcall ? "ERR Bad number of keys provided" : common::kNotInteger);
+    c.Error(fcall ? "ERR Bad number of keys provided" : common::kErrNotInteger);
     return false;
   }
   if (*numkeys > c.argc() - 3) {

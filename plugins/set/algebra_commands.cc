@@ -22,7 +22,7 @@ bool ReadSets(const Call& c, int from, int to, std::vector<const SetValue*>* set
     bool wrongtype = false;
     sets->push_back(ReadSet(c, c.arg(i), &wrongtype));
     if (wrongtype) {
-      c.Error(kWrongType);
+      c.Error(kErrWrongType);
       return false;
     }
   }
@@ -142,7 +142,7 @@ void SInterCard(Call& c) {
         return c.Error("ERR LIMIT can't be negative");
       }
     } else {
-      return c.Error(kSyntaxError);
+      return c.Error(kErrSyntax);
     }
   }
   std::vector<const SetValue*> sets;

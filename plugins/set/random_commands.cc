@@ -21,7 +21,7 @@ constexpr std::string_view kRandRange =
 void PopOne(Call& c, std::string_view key) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kWrongType);
+  if (wrongtype) return c.Error(kErrWrongType);
   if (!set) return c.Null();
   SetValue* w = WriteSet(c, key);
   size_t i = RandomBelow(w->Size());
@@ -37,7 +37,7 @@ void PopOne(Call& c, std::string_view key) {
 void PopMany(Call& c, std::string_view key, uint64_t count) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kWrongType);
+  if (wrongtype) return c.Error(kErrWrongType);
   if (!set || count == 0) return c.Set(0);
   size_t size = set->Size();
   if (count >= size) {
@@ -90,7 +90,7 @@ void ReplyDistinct(const Call& c, const SetValue& set, uint64_t count) {
 void SPop(Call& c) {
   std::string_view key = c.arg(1);
   if (c.argc() == 2) return PopOne(c, key);
-  if (c.argc() > 3) return c.Error(kSyntaxError);
+  if (c.argc() > 3) return c.Error(kErrSyntax);
   int64_t count = 0;
   if (!text::ParseInt64(c.arg(2), &count) || count < 0) return c.Error(kNotPositive);
   PopMany(c, key, static_cast<uint64_t>(count));
@@ -100,17 +100,17 @@ void SRandMember(Call& c) {
   bool wrongtype = false;
   if (c.argc() == 2) {
     const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-    if (wrongtype) return c.Error(kWrongType);
+    if (wrongtype) return c.Error(kErrWrongType);
     if (!set) return c.Null();
     MemberBuf buf;
     return c.Bulk(set->At(RandomBelow(set->Size()), &buf));
   }
-  if (c.argc() > 3) return c.Error(kSyntaxError);
+  if (c.argc() > 3) return c.Error(kErrSyntax);
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kNotInteger);
+  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInteger);
   if (count == INT64_MIN) return c.Error(kRandRange);
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kWrongType);
+  if (wrongtype) return c.Error(kErrWrongType);
   if (!set || count == 0) return c.Array(0);
   MemberBuf buf;
   if (count < 0) {

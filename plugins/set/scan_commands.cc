@@ -15,7 +15,7 @@ void SScan(Call& c) {
   if (!ParseCursor(c.arg(2), &cursor)) return c.Error("ERR invalid cursor");
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kWrongType);
+  if (wrongtype) return c.Error(kErrWrongType);
   if (!set) {
     c.Array(2);
     c.Bulk("0");

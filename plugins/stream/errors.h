@@ -4,13 +4,16 @@
 
 #include <string_view>
 
+#include "common/errors.h"
+
 namespace plinth::stream {
 
-inline constexpr std::string_view kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
-inline constexpr std::string_view kErrSyntax = "ERR syntax error";
-inline constexpr std::string_view kErrNotInteger = "ERR value is not an integer or out of range";
-inline constexpr std::string_view kErrNoSuchKey = "ERR no such key";
+using common::kErrNoSuchKey;
+using common::kErrNotInteger;
+using common::kErrSyntax;
+using common::kErrTimeoutNegative;
+using common::kErrWrongType;
+
 inline constexpr std::string_view kErrInvalidStart = "ERR invalid start ID for the interval";
 inline constexpr std::string_view kErrInvalidEnd = "ERR invalid end ID for the interval";
 inline constexpr std::string_view kErrIdTooSmall =
@@ -31,7 +34,6 @@ inline constexpr std::string_view kErrTrimNoStrategy =
 inline constexpr std::string_view kErrLimitNoApprox =
     "ERR syntax error, LIMIT cannot be used without the special ~ option";
 inline constexpr std::string_view kErrTimeoutInt = "ERR timeout is not an integer or out of range";
-inline constexpr std::string_view kErrTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kErrTimeoutRange = "ERR timeout is out of range";
 inline constexpr std::string_view kErrBusyGroup = "BUSYGROUP Consumer Group name already exists";
 inline constexpr std::string_view kErrKeyRequired =

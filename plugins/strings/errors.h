@@ -5,16 +5,18 @@
 
 #include <string_view>
 
+#include "common/errors.h"
+
 namespace plinth::strings {
 
-inline constexpr std::string_view kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
-inline constexpr std::string_view kErrSyntax = "ERR syntax error";
-inline constexpr std::string_view kErrNotInteger = "ERR value is not an integer or out of range";
-inline constexpr std::string_view kErrOverflow = "ERR increment or decrement would overflow";
+using common::kErrNanOrInf;
+using common::kErrNotFloat;
+using common::kErrNotInteger;
+using common::kErrOverflow;
+using common::kErrSyntax;
+using common::kErrWrongType;
+
 inline constexpr std::string_view kErrDecrOverflow = "ERR decrement would overflow";
-inline constexpr std::string_view kErrNotFloat = "ERR value is not a valid float";
-inline constexpr std::string_view kErrNanOrInf = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kErrOffsetRange = "ERR offset is out of range";
 inline constexpr std::string_view kErrTooBig =
     "ERR string exceeds maximum allowed size (proto-max-bulk-len)";

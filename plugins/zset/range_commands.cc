@@ -42,7 +42,7 @@ bool ParseRange(const Call& c, int src, bool store, RangeRequest* q) {
     } else if (EqualsNoCase(w, "limit") && left >= 2) {
       if (!text::ParseInt64(c.arg(j + 1), &q->offset) ||
           !text::ParseInt64(c.arg(j + 2), &q->limit)) {
-        c.Error(kErrNotInt);
+        c.Error(kErrNotInteger);
         return false;
       }
       j += 2;
@@ -74,7 +74,7 @@ bool ParseRange(const Call& c, int src, bool store, RangeRequest* q) {
   bool ok = true;
   if (q->by == By::kRank) {
     ok = text::ParseInt64(c.arg(min), &q->start) && text::ParseInt64(c.arg(max), &q->stop);
-    if (!ok) c.Error(kErrNotInt);
+    if (!ok) c.Error(kErrNotInteger);
   } else if (q->by == By::kScore) {
     ok = ParseScoreRange(c.arg(min), c.arg(max), &q->scores);
     if (!ok) c.Error(kErrScoreRange);

@@ -159,7 +159,7 @@ bool ParseTimeout(std::string_view s, int64_t* ms, std::string* error) {
   const long double kLimit = 9.2233720368547758e18L;
   const int64_t t = (v >= kLimit || v <= -kLimit) ? INT64_MIN : static_cast<int64_t>(v);
   if (t < 0) {
-    *error = "ERR timeout is negative";
+    *error = kErrTimeoutNegative;
     return false;
   }
   *ms = t;

@@ -9,15 +9,17 @@
 #include <string>
 #include <string_view>
 
+#include "common/errors.h"
 #include "zset/zset.h"
 
 namespace plinth::zset {
 
-inline constexpr const char* kErrNotFloat = "ERR value is not a valid float";
-inline constexpr const char* kErrNotInt = "ERR value is not an integer or out of range";
-inline constexpr const char* kErrSyntax = "ERR syntax error";
-inline constexpr const char* kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
+using common::kErrNotFloat;
+using common::kErrNotInteger;
+using common::kErrSyntax;
+using common::kErrTimeoutNegative;
+using common::kErrWrongType;
+
 inline constexpr const char* kErrScoreRange = "ERR min or max is not a float";
 inline constexpr const char* kErrLexRange = "ERR min or max not valid string range item";
 inline constexpr const char* kErrNan = "ERR resulting score is not a number (NaN)";

@@ -134,7 +134,7 @@ void ZRandMember(Call& c) {
     return c.Bulk(z->At(RandomBelow(z->Size())).Member());
   }
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInt);
+  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInteger);
   if (count == INT64_MIN)
     return c.Error(
         "ERR value is out of range, value must between -9223372036854775807 and "

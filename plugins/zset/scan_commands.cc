@@ -70,7 +70,7 @@ void ZScan(Call& c) {
     const std::string_view w = c.arg(i);
     const bool has_value = i + 1 < c.argc();
     if (has_value && text::EqualsNoCase(w, "count")) {
-      if (!text::ParseInt64(c.arg(i + 1), &count)) return c.Error(kErrNotInt);
+      if (!text::ParseInt64(c.arg(i + 1), &count)) return c.Error(kErrNotInteger);
       if (count < 1) return c.Error(kErrSyntax);
     } else if (has_value && text::EqualsNoCase(w, "match")) {
       pattern = c.arg(i + 1);

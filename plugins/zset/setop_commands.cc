@@ -208,7 +208,7 @@ void StoreResult(const Call& c, std::string_view dst, const Entries& result, Op 
 // numkeys is argv[idx]; store: argv[1] is the destination; card: ZINTERCARD.
 void SetOpGeneric(Call& c, int idx, Op op, bool store, bool card) {
   int64_t setnum = 0;
-  if (!text::ParseInt64(c.arg(idx), &setnum)) return c.Error(kErrNotInt);
+  if (!text::ParseInt64(c.arg(idx), &setnum)) return c.Error(kErrNotInteger);
   if (setnum < 1) {
     return c.Error("ERR at least 1 input key is needed for '" + text::ToLower(c.arg(0)) +
                    "' command");

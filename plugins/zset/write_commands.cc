@@ -171,7 +171,7 @@ void RemRangeGeneric(Call& c, RemBy by) {
   LexRange lr;
   if (by == RemBy::kRank) {
     if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &stop))
-      return c.Error(kErrNotInt);
+      return c.Error(kErrNotInteger);
   } else if (by == RemBy::kScore) {
     if (!ParseScoreRange(c.arg(2), c.arg(3), &sr)) return c.Error(kErrScoreRange);
   } else if (!ParseLexRange(c.arg(2), c.arg(3), &lr)) {
