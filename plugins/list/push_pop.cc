@@ -36,8 +36,8 @@ void Push(Call& c, bool left, bool only_existing) {
 // LPOP/RPOP key [count].
 void Pop(Call& c, bool left) {
   if (c.argc() > 3) {
-    return c.Error(std::string("ERR wrong number of arguments for '") + (left ? "lpop" : "rpop") +
-                   "' command");
+    return c.Error(left ? "ERR wrong number of arguments for 'lpop' command"
+                        : "ERR wrong number of arguments for 'rpop' command");
   }
   const bool has_count = c.argc() == 3;
   int64_t count = 1;
