@@ -25,6 +25,11 @@ struct plinth_call {
   const size_t* argvlen = nullptr;
   int32_t db = 0;
   int64_t now_ms = 0;
+  // The first key's bytes as the request holds them and their hash, when the batch prefetch
+  // computed it (nullptr: none); a lookup of that key in db reuses the hash.
+  const char* hashed_key = nullptr;
+  size_t hashed_len = 0;
+  uint64_t key_hash = 0;
 
   // The reply's shape: top-level replies started, and how many elements each open aggregate
   // still needs (innermost last). A second top-level reply is dropped; open aggregates are

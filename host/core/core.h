@@ -70,6 +70,10 @@ struct ParsedRequest {
   const char* const* argv;
   const size_t* argvlen;
   Command* cmd;
+  // Prefetch hashed the first key, argv[cmd's first_key], to key_hash: the command's lookup of
+  // that key reuses it. key_hashed is false until then.
+  bool key_hashed;
+  uint64_t key_hash;
 };
 
 class Core {

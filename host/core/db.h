@@ -54,9 +54,9 @@ class Db {
   // Looks up keys[0, n) (n <= kPrefetchKeys, the rest ignored) the way a batch of commands
   // soon will, prefetching their buckets, then the entries, then, with bytes, the first KiB
   // of their strings, so the cache misses overlap instead of following one another. A hint:
-  // it changes nothing.
+  // it changes nothing. Stores each key's hash in hashes[i] (for the lookup that follows).
   static constexpr size_t kPrefetchKeys = 16;
-  void Prefetch(const std::string_view* keys, size_t n, bool bytes) const;
+  void Prefetch(const std::string_view* keys, size_t n, bool bytes, uint64_t* hashes) const;
   // Stores v under key (consuming the reference): a small string is copied into the entry,
   // anything else is pointed at. The entry expires at expire_ms (-1: never). Returns the
   // entry, or nullptr when out of memory (v is then released and the key left as it was).

@@ -147,14 +147,12 @@ Db::Where Db::SlotOf(const Entry* e) const {
   return w;
 }
 
-void Db::Prefetch(const std::string_view* keys, size_t n, bool bytes) const {
-  n = main_.buckets ? std::min(n, kPrefetchKeys) : 0;
-  uint64_t hash[kPrefetchKeys];
+void Db::Prefetch(const std::string_view* keys, size_t n, bool bytes, uint64_t* hash) const {
+  n = std::min(n, kPrefetchKeys);
+  for (size_t i = 0; i < n; ++i) hash[i] = HashKey(keys[i]);
+  if (!main_.buckets) return;
   const Entry* found[kPrefetchKeys];
-  for (size_t i = 0; i < n; ++i) {
-    hash[i] = HashKey(keys[i]);
-    __builtin_prefetch(&main_.buckets[hash[i] & main_.mask]);
-  }
+  for (size_t i = 0; i < n; ++i) __builtin_prefetch(&main_.buckets[hash[i] & main_.mask]);
   for (size_t i = 0; i < n; ++i) {
     found[i] = nullptr;
     const Bucket& k = main_.buckets[hash[i] & main_.mask];

@@ -131,28 +131,39 @@ void Core::SendError(ReplySink& sink, std::string_view msg) {
 
 void Core::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes) {
   std::string_view keys[Db::kPrefetchKeys];
+  ParsedRequest* of[Db::kPrefetchKeys];
   size_t nkeys = 0;
   for (size_t i = 0; i < n; ++i) {
     ParsedRequest& r = reqs[i];
     r.cmd = registry.FindCommand(std::string_view(r.argv[0], r.argvlen[0]));
+    r.key_hashed = false;
     const int32_t k = r.cmd ? r.cmd->spec.first_key : 0;
-    if (k > 0 && k < r.argc && nkeys < Db::kPrefetchKeys)
+    if (k > 0 && k < r.argc && nkeys < Db::kPrefetchKeys) {
+      of[nkeys] = &r;
       keys[nkeys++] = std::string_view(r.argv[k], r.argvlen[k]);
+    }
   }
   // One key has nothing to overlap with.
-  if (nkeys > 1 && s.db >= 0 && static_cast<size_t>(s.db) < dbs.size())
-    dbs[s.db].Prefetch(keys, nkeys, bytes);
+  if (nkeys <= 1 || s.db < 0 || static_cast<size_t>(s.db) >= dbs.size()) return;
+  uint64_t hashes[Db::kPrefetchKeys];
+  dbs[s.db].Prefetch(keys, nkeys, bytes, hashes);
+  for (size_t i = 0; i < nkeys; ++i) {
+    of[i]->key_hashed = true;
+    of[i]->key_hash = hashes[i];
+  }
 }
 
 void Core::BeginRun() {
   run_ = true;
   run_wall_us_ = NowUs();
   run_start_us_ = run_last_us_ = MonoUs();
+  // The run's commands stamp new keys with its start (the stamps count seconds or minutes).
+  SetNewEntryStamp(AccessStampAt(evictor.access(), run_wall_us_ / 1000));
 }
 
 void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
                    const size_t* argvlen) {
-  ParsedRequest r{argc, argv, argvlen, nullptr};
+  ParsedRequest r{argc, argv, argvlen, nullptr, false, 0};
   Execute(s, sink, r);
 }
 
@@ -291,7 +302,12 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   call.argvlen = argvlen;
   call.db = s.db;
   call.now_ms = s.last_interaction_ms;
-  SetNewEntryStamp(AccessStampAt(evictor.access(), call.now_ms));
+  if (r.key_hashed) {
+    call.hashed_key = argv[cmd->spec.first_key];
+    call.hashed_len = argvlen[cmd->spec.first_key];
+    call.key_hash = r.key_hash;
+  }
+  if (!in_run) SetNewEntryStamp(AccessStampAt(evictor.access(), call.now_ms));
   call.block_state = rerun_state_;
   rerun_state_ = PLINTH_BLOCK_NONE;
   uint64_t dirty_before = dirty;

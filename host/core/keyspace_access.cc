@@ -12,7 +12,8 @@ namespace plinth::host {
 
 Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash, bool touch) {
   c->core->AssertMainThread("key_*");
-  *hash = Db::Hash(key);
+  // The first key of a prefetched request was hashed already (the same bytes).
+  *hash = key.data() == c->hashed_key && key.size() == c->hashed_len ? c->key_hash : Db::Hash(key);
   Entry* e = CallDb(c).Find(key, *hash);
   if (e && EntryExpired(e, c->now_ms)) {
     // Passive expiry (a replica): the primary's DEL removes the key. Its stream (an internal
