@@ -125,6 +125,14 @@ void KeepRest(Client* c, size_t from) {
   b.requests.erase(b.requests.begin(), b.requests.begin() + static_cast<std::ptrdiff_t>(from));
 }
 
+// Whether c's output is below every limit that could close it: the common case, one comparison
+// each on the request path (ClientCheckOutputLimits decides the rest).
+inline bool OutputBelowLimits(const Client* c) {
+  return c->out_bytes <= kUnauthOutputLimit &&
+         static_cast<int64_t>(c->out_bytes) < c->shell->limits.out_floor &&
+         c->soft_limit_since == 0 && !c->close_asap;
+}
+
 // Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
 // Each run of up to Core::kPrefetchBatch requests is looked up and has its keys prefetched
 // before the first of them runs; a pipeline shares the clock readings (Core::BeginRun).
@@ -142,7 +150,7 @@ void ExecuteBatch(Client* c) {
       const size_t n = std::min(total - i, Core::kPrefetchBatch);
       for (size_t k = 0; k < n; ++k) {
         const Batch::Request& r = b.requests[i + k];
-        run[k] = {r.argc, &b.argv[r.first], &b.argvlen[r.first], nullptr};
+        run[k] = {r.argc, &b.argv[r.first], &b.argvlen[r.first], nullptr, false, 0};
       }
       if (pipelined)  // a lone request is looked up by Execute
         core.Prefetch(c->session, run, n, !c->shell->io.Active());  // IO threads copy values
@@ -154,7 +162,8 @@ void ExecuteBatch(Client* c) {
       KeepRest(c, i + 1);
       break;
     }
-    if (!c->closed && !c->out.empty() && !ClientCheckOutputLimits(c)) break;
+    if (!c->closed && !c->out.empty() && !OutputBelowLimits(c) && !ClientCheckOutputLimits(c))
+      break;
   }
   if (pipelined) core.EndRun();
   if (c->session.block) return;  // the rest runs once it is served

@@ -91,6 +91,7 @@ int32_t ApplyOutputLimit(void* ctx, const char*, const char* v, size_t len, int6
   LimitsOf(ctx).out_normal = normal;
   LimitsOf(ctx).out_pubsub = pubsub;
   LimitsOf(ctx).out_replica = replica;
+  LimitsOf(ctx).SetOutputFloor();
   return PLINTH_OK;
 }
 
