@@ -76,8 +76,9 @@ def each_type_includes_only_the_sdk(port):
                 continue
             with open(os.path.join(folder, f)) as src:
                 for kind, path in INCLUDE.findall(src.read()):
-                    if kind == '"':
-                        expect(path in own, "%s/%s includes its own files only" % (name, f), path)
+                    if kind == '"':  # spelled from plugins/: "<name>/<file>"
+                        expect(path.startswith(name + "/") and path[len(name) + 1:] in own,
+                               "%s/%s includes its own files only" % (name, f), path)
                     else:
                         expect("/" not in path or path.startswith("plinth/"),
                                "%s/%s includes SDK or standard headers only" % (name, f), path)
