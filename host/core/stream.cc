@@ -1,36 +1,15 @@
-// The propagation stream's encoding: RESP multibulk written straight into one growable buffer,
-// its room reserved once per command and the lengths written with a digit loop rather than
-// snprintf, since every write command of a server with an AOF passes here.
+// The propagation stream's encoding: the SDK's command-form encoder (plinth/command_form.hpp,
+// inline, no temporaries) writing straight into one growable buffer, its room reserved once per
+// command, since every write command of a server with an AOF passes here.
 #include "host/core/stream.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <plinth/command_form.hpp>
 
 namespace plinth::host {
-namespace {
-
-constexpr size_t kHeaderMax = 1 + 20 + 2;  // '*' or '$', a 64-bit count, CRLF
-
-// Writes prefix, the decimal n and CRLF at p; returns the end.
-char* Header(char* p, char prefix, uint64_t n) {
-  char tmp[20];
-  char* d = tmp + sizeof tmp;
-  do {
-    *--d = static_cast<char>('0' + n % 10);
-    n /= 10;
-  } while (n);
-  *p++ = prefix;
-  const size_t len = static_cast<size_t>(tmp + sizeof tmp - d);
-  std::memcpy(p, d, len);
-  p += len;
-  *p++ = '\r';
-  *p++ = '\n';
-  return p;
-}
-
-}  // namespace
 
 Stream::~Stream() { std::free(buf_); }
 
@@ -48,23 +27,10 @@ char* Stream::Room(size_t n) {
 
 void Stream::Command(const char* head, size_t headlen, int32_t argc, const char* const* argv,
                      const size_t* argvlen) {
-  size_t need = kHeaderMax + (head ? kHeaderMax + headlen + 2 : 0);
-  for (int32_t i = 0; i < argc; ++i) need += kHeaderMax + argvlen[i] + 2;
-  char* const start = Room(need);
-  auto bulk = [](char* p, const char* data, size_t len) {
-    p = Header(p, '$', data ? len : 0);  // replicate() unchecked: a NULL argument is empty
-    if (data) {
-      std::memcpy(p, data, len);
-      p += len;
-    }
-    *p++ = '\r';
-    *p++ = '\n';
-    return p;
-  };
-  char* p = Header(start, '*', static_cast<uint64_t>(argc) + (head ? 1 : 0));
-  if (head) p = bulk(p, head, headlen);
-  for (int32_t i = 0; i < argc; ++i) p = bulk(p, argv[i], argvlen[i]);
-  size_ += static_cast<size_t>(p - start);
+  // replicate() unchecked: a NULL argument is empty (the encoder's rule).
+  const auto n = static_cast<size_t>(argc);
+  char* const start = Room(form::EncodedSize(head, headlen, n, argv, argvlen));
+  size_ += static_cast<size_t>(form::Encode(start, head, headlen, n, argv, argvlen) - start);
 }
 
 size_t Stream::Append(int32_t db, const char* head, size_t headlen, int32_t argc,
@@ -83,11 +49,10 @@ size_t Stream::Append(int32_t db, const char* head, size_t headlen, int32_t argc
 }
 
 void Stream::InsertMulti(size_t at) {
-  static constexpr char kMulti[] = "*1\r\n$5\r\nMULTI\r\n";
-  constexpr size_t n = sizeof kMulti - 1;
+  const size_t n = form::EncodedSize("MULTI", 5, 0, nullptr, nullptr);
   Room(n);
   std::memmove(buf_ + at + n, buf_ + at, size_ - at);
-  std::memcpy(buf_ + at, kMulti, n);
+  form::Encode(buf_ + at, "MULTI", 5, 0, nullptr, nullptr);
   size_ += n;
 }
 

@@ -7,8 +7,13 @@
 namespace plinth::aof {
 namespace {
 
-constexpr size_t kMaxArgs = 1u << 30;         // no file holds a command with more
-constexpr size_t kMaxBulk = size_t{1} << 40;  // 1 TiB: beyond any real argument
+form::Limits FileLimits() {
+  form::Limits l;
+  l.max_args = 1u << 30;           // no file holds a command with more
+  l.max_bulk = uint64_t{1} << 40;  // 1 TiB: beyond any real argument
+  l.max_digits = 15;
+  return l;
+}
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -27,10 +32,35 @@ std::string Printable(char c) {
   return buf;
 }
 
+// The reader's wording of a parse error (plinth-check-aof prints it; keep it stable).
+std::string Wording(const form::Error& e) {
+  const char* length = e.in_count ? "invalid multibulk length" : "invalid bulk length";
+  switch (e.fault) {
+    case form::Fault::kExpectedArray:
+      return "expected '*', got " + Printable(e.byte);
+    case form::Fault::kExpectedBulk:
+      return "expected '$', got " + Printable(e.byte);
+    case form::Fault::kBadNumber:
+      return std::string(length) + ": unexpected " + Printable(e.byte);
+    case form::Fault::kBadLineEnd:
+      return "invalid CRLF: expected '\\n', got " + Printable(e.byte);
+    case form::Fault::kTooManyDigits:
+    case form::Fault::kTooLarge:
+      return length;
+    case form::Fault::kEmptyCommand:
+      return "invalid multibulk length: 0";
+    case form::Fault::kBadBulkEnd:
+      return "invalid CRLF after a bulk: got " + Printable(e.byte);
+    case form::Fault::kNone:
+      break;
+  }
+  return "invalid command";
+}
+
 }  // namespace
 
 AofReader::AofReader(std::string_view data, size_t start)
-    : data_(data), pos_(start), cmd_start_(start), valid_(start) {}
+    : data_(data), parser_(FileLimits()), pos_(start), cmd_start_(start), valid_(start) {}
 
 AofReader::Status AofReader::Finish(Status s, std::string why, size_t offset) {
   done_ = s;
@@ -39,68 +69,21 @@ AofReader::Status AofReader::Finish(Status s, std::string why, size_t offset) {
   return s;
 }
 
-// Reads the digits after a '*' or '$' at *p (which points past the type byte) and the CRLF.
-AofReader::Step AofReader::ReadNumber(size_t* p, char kind, size_t max, size_t* value) {
-  size_t v = 0, digits = 0, i = *p;
-  for (; i < data_.size() && data_[i] >= '0' && data_[i] <= '9'; ++i, ++digits) {
-    v = v * 10 + static_cast<size_t>(data_[i] - '0');
-    if (digits >= 15 || v > max) {
-      Finish(Status::kError, kind == '*' ? "invalid multibulk length" : "invalid bulk length", i);
-      return Step::kBad;
-    }
-  }
-  if (i == data_.size()) return Step::kShort;
-  if (digits == 0 || data_[i] != '\r') {
-    Finish(Status::kError,
-           std::string(kind == '*' ? "invalid multibulk length: " : "invalid bulk length: ") +
-               "unexpected " + Printable(data_[i]),
-           i);
-    return Step::kBad;
-  }
-  if (i + 1 == data_.size()) return Step::kShort;
-  if (data_[i + 1] != '\n') {
-    Finish(Status::kError, "invalid CRLF: expected '\\n', got " + Printable(data_[i + 1]), i + 1);
-    return Step::kBad;
-  }
-  *value = v;
-  *p = i + 2;
-  return Step::kOk;
-}
-
 AofReader::Status AofReader::ParseOne(std::vector<std::string_view>* argv) {
   const size_t start = pos_;
-  auto shorted = [&] {
-    if (in_multi_) return Finish(Status::kTruncated, "MULTI without EXEC", multi_start_);
-    return Finish(Status::kTruncated, "truncated command", start);
-  };
-  size_t p = start + 1, argc = 0;
-  Step s = ReadNumber(&p, '*', kMaxArgs, &argc);
-  if (s == Step::kShort) return shorted();
-  if (s == Step::kBad) return done_;
-  if (argc == 0) return Finish(Status::kError, "invalid multibulk length: 0", start + 1);
-  argv->clear();
-  for (size_t k = 0; k < argc; ++k) {
-    if (p == data_.size()) return shorted();
-    if (data_[p] != '$')
-      return Finish(Status::kError, "expected '$', got " + Printable(data_[p]), p);
-    ++p;
-    size_t len = 0;
-    s = ReadNumber(&p, '$', kMaxBulk, &len);
-    if (s == Step::kShort) return shorted();
-    if (s == Step::kBad) return done_;
-    if (data_.size() - p < len) return shorted();
-    argv->emplace_back(data_.data() + p, len);
-    p += len;
-    for (char want : {'\r', '\n'}) {
-      if (p == data_.size()) return shorted();
-      if (data_[p] != want)
-        return Finish(Status::kError, "invalid CRLF after a bulk: got " + Printable(data_[p]), p);
-      ++p;
-    }
+  switch (parser_.Parse(data_.substr(start), argv)) {
+    case form::CommandParser::Status::kCommand:
+      cmd_start_ = start;
+      pos_ = start + parser_.size();
+      return Status::kCommand;
+    case form::CommandParser::Status::kNeedMore:
+      if (in_multi_) return Finish(Status::kTruncated, "MULTI without EXEC", multi_start_);
+      return Finish(Status::kTruncated, "truncated command", start);
+    case form::CommandParser::Status::kError:
+      break;
   }
-  cmd_start_ = start;
-  pos_ = p;
-  return Status::kCommand;
+  const form::Error& e = parser_.error();
+  return Finish(Status::kError, Wording(e), start + e.offset);
 }
 
 AofReader::Status AofReader::Next(std::vector<std::string_view>* argv) {
@@ -118,8 +101,6 @@ AofReader::Status AofReader::Next(std::vector<std::string_view>* argv) {
     if (in_multi_) return Finish(Status::kTruncated, "MULTI without EXEC", multi_start_);
     return Finish(Status::kEnd, "", pos_);
   }
-  if (data_[pos_] != '*')
-    return Finish(Status::kError, "expected '*', got " + Printable(data_[pos_]), pos_);
   const Status s = ParseOne(argv);
   if (s != Status::kCommand) return s;
   ++commands_;
@@ -154,16 +135,7 @@ ScanResult ScanAof(std::string_view data, size_t start) {
 }
 
 void AppendCommand(std::string* out, const std::vector<std::string_view>& argv) {
-  *out += '*';
-  *out += std::to_string(argv.size());
-  *out += "\r\n";
-  for (std::string_view a : argv) {
-    *out += '$';
-    *out += std::to_string(a.size());
-    *out += "\r\n";
-    out->append(a.data(), a.size());
-    *out += "\r\n";
-  }
+  form::AppendCommand(out, argv);
 }
 
 }  // namespace plinth::aof

@@ -1,12 +1,14 @@
 // A strict reader of append-only files: RESP multibulk commands only ("*N\r\n$L\r\n...\r\n"),
 // plus Redis 7's "#..." annotation lines between commands. It tells a tail cut short
 // (truncated: the bytes are a prefix of a valid command, or a MULTI lacks its EXEC at the end)
-// from corruption (a byte no valid file could have there), with exact byte offsets. Separate
-// from the network parser; pure C++ over a byte span; any thread, one reader per thread.
+// from corruption (a byte no valid file could have there), with exact byte offsets. Commands are
+// cut by the SDK's parser of the stream's command form (plinth/command_form.hpp); this adds the
+// annotations, MULTI/EXEC, and the messages. Pure C++ over a byte span; one reader per thread.
 #ifndef PLINTH_AOF_AOF_READER_H
 #define PLINTH_AOF_AOF_READER_H
 
 #include <cstddef>
+#include <plinth/command_form.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,12 +43,11 @@ class AofReader {
   size_t error_offset() const { return error_offset_; }
 
  private:
-  enum class Step { kOk, kShort, kBad };
   Status ParseOne(std::vector<std::string_view>* argv);
-  Step ReadNumber(size_t* p, char kind, size_t max, size_t* value);
   Status Finish(Status s, std::string why, size_t offset);
 
   std::string_view data_;
+  form::CommandParser parser_;
   size_t pos_;
   size_t cmd_start_;
   size_t valid_;

@@ -1,10 +1,13 @@
 // Cuts the primary's replication stream (RESP multibulk commands, "*N\r\n$len\r\n...\r\n") into
 // whole commands, each with the stream offset just past it. Fed in chunks of any size; a command
-// split across chunks waits for its rest. Used by the link's thread; pure, no IO, no ABI types.
+// split across chunks waits for its rest. The SDK's parser of the stream's command form
+// (plinth/command_form.hpp) does the cutting; this keeps the bytes, the offset and the wording.
+// Used by the link's thread; pure, no IO, no ABI types.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <plinth/command_form.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +22,7 @@ class StreamParser {
   static constexpr int64_t kMaxBulk = 512LL * 1024 * 1024;
 
   // offset: the stream offset the first byte follows (the replica's offset before it).
-  explicit StreamParser(uint64_t offset) : offset_(offset) {}
+  explicit StreamParser(uint64_t offset);
 
   // Appends bytes and moves every command they complete onto *out, in order. Returns false on
   // malformed input (a byte other than '*' or '$' where one is due, a bad or absurd length, a
@@ -32,19 +35,9 @@ class StreamParser {
   uint64_t offset() const { return offset_; }
 
  private:
-  enum class State { kArgc, kBulkLen, kBulkData };
-  // Finds a header line ("*N" or "$N") at pos_. Returns 1 with *value set, 0 when the line is
-  // not complete yet, -1 on a malformed line (reason in *error).
-  int ReadHeader(char type, int64_t max, int64_t* value, std::string* error);
-  void Compact();
-
-  std::string buf_;
-  size_t pos_ = 0;  // parse position in buf_
-  State state_ = State::kArgc;
-  int64_t argc_left_ = 0;
-  int64_t bulk_len_ = 0;
-  uint64_t cmd_bytes_ = 0;  // bytes of the command in progress parsed so far
-  StreamCommand cur_;
+  std::string buf_;  // from the first byte of the command in progress on
+  form::CommandParser parser_;
+  std::vector<std::string_view> argv_;  // the command parser_ returned last (views into buf_)
   uint64_t offset_;
 };
 

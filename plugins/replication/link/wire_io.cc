@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <plinth/command_form.hpp>
 
 namespace plinth::replication {
 
@@ -130,12 +131,8 @@ std::string WireIo::ReadLine(int fd, std::string* in, std::string* line) {
 }
 
 std::string EncodeCommand(const std::vector<std::string>& argv) {
-  std::string out = "*" + std::to_string(argv.size()) + "\r\n";
-  for (const std::string& a : argv) {
-    out += "$" + std::to_string(a.size()) + "\r\n";
-    out += a;
-    out += "\r\n";
-  }
+  std::string out;
+  form::AppendCommand(&out, argv);
   return out;
 }
 

@@ -2,7 +2,9 @@
 // manual clock and captured logs, and one client session. Main thread (the test's thread).
 #include <algorithm>
 #include <map>
+#include <plinth/command_form.hpp>
 #include <plinth/fakehost.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "fake_env.h"
@@ -86,31 +88,25 @@ struct StreamRecord {
   int32_t db = 0;
 };
 
-// Reads "<prefix><number>\r\n" at *p (the stream the host encoded: well formed).
-uint64_t ReadHeader(const char*& p) {
-  ++p;  // '*' or '$'
-  uint64_t n = 0;
-  while (*p != '\r') n = n * 10 + static_cast<uint64_t>(*p++ - '0');
-  p += 2;
-  return n;
-}
-
+// The stream the host encoded is well formed: a batch that does not parse whole is a host bug.
 void OnBatch(void* ctx, const plinth_stream_batch_t* batch) {
   auto* rec = static_cast<StreamRecord*>(ctx);
-  const char* p = batch->data;
-  const char* end = p + batch->len;
-  while (p < end) {
-    PropagatedCommand cmd{rec->db, {}};
-    for (uint64_t argc = ReadHeader(p); argc > 0; --argc) {
-      const uint64_t len = ReadHeader(p);
-      cmd.argv.emplace_back(p, len);
-      p += len + 2;
+  form::Limits limits;
+  limits.max_args = UINT64_MAX;
+  limits.max_bulk = UINT64_MAX;
+  form::CommandParser parser(limits);
+  std::vector<std::string_view> argv;
+  std::string_view data(batch->data, batch->len);
+  while (!data.empty()) {
+    if (parser.Parse(data, &argv) != form::CommandParser::Status::kCommand) {
+      throw std::logic_error("fakehost: a stream batch does not hold whole commands");
     }
-    if (cmd.argv.size() == 2 && (cmd.argv[0] == "SELECT")) {
-      rec->db = std::stoi(cmd.argv[1]);
+    data.remove_prefix(parser.size());
+    if (argv.size() == 2 && argv[0] == "SELECT") {
+      rec->db = std::stoi(std::string(argv[1]));
       continue;
     }
-    rec->commands.push_back(std::move(cmd));
+    rec->commands.push_back(PropagatedCommand{rec->db, {argv.begin(), argv.end()}});
   }
 }
 
