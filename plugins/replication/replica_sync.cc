@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <plinth/command_form.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
@@ -24,19 +25,6 @@ constexpr int64_t kRetryMs = 1000;
 constexpr int64_t kMaxSyncRetryMs = 60000;
 constexpr uint64_t kLoggedErrors = 10;  // errors of applied commands logged, then only counted
 constexpr const char* kNoReplId = "0000000000000000000000000000000000000000";
-
-// Appends argv as a RESP multibulk command: the bytes a primary's stream carries.
-void Encode(const std::vector<std::string>& argv, std::string* out) {
-  char num[32];
-  int n = std::snprintf(num, sizeof num, "*%zu\r\n", argv.size());
-  out->append(num, static_cast<size_t>(n));
-  for (const std::string& a : argv) {
-    n = std::snprintf(num, sizeof num, "$%zu\r\n", a.size());
-    out->append(num, static_cast<size_t>(n));
-    out->append(a);
-    out->append("\r\n", 2);
-  }
-}
 
 bool IsGetAck(const std::vector<std::string>& argv) {
   return argv.size() >= 2 && text::EqualsNoCase(argv[0], "replconf") &&
@@ -244,7 +232,7 @@ void Replica::Impl::Apply(const StreamCommand* commands, size_t n) {
   char err[256];
   for (size_t i = 0; i < n; ++i) {
     const std::vector<std::string>& a = commands[i].argv;
-    Encode(a, &encoded);
+    form::AppendCommand(&encoded, a);  // the bytes a primary's stream carries
     if (base + encoded.size() != commands[i].end_offset && !offset_warned) {
       offset_warned = true;
       Log(PLINTH_LOG_WARNING, "the master's stream re-encoded does not match its offsets (" +
