@@ -1,6 +1,7 @@
 // The error replies several plugins send, with Redis 7.0's exact texts (clients and the tests
 // that compare replies with Redis match on them byte for byte). A plugin's own texts stay in its
-// own folder. Constants only.
+// own folder, and the type plugins (hash, list, set, zset) keep theirs: they include nothing but
+// the SDK and their own files (tests/clients/type_plugins_test.py). Constants only.
 #ifndef PLINTH_COMMON_ERRORS_H
 #define PLINTH_COMMON_ERRORS_H
 

@@ -3,8 +3,6 @@
 
 #include <plinth/text.hpp>
 
-#include "common/errors.h"
-
 namespace plinth::set {
 
 bool ParseCursor(std::string_view s, uint64_t* out) {
@@ -39,11 +37,11 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
     if (has_value && text::EqualsNoCase(words[i], "count")) {
       int64_t n = 0;
       if (!text::ParseInt64(words[i + 1], &n)) {
-        *error = common::kErrNotInteger;
+        *error = "ERR value is not an integer or out of range";
         return false;
       }
       if (n < 1) {
-        *error = common::kErrSyntax;
+        *error = "ERR syntax error";
         return false;
       }
       opts->count = static_cast<uint64_t>(n);
@@ -51,7 +49,7 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
       opts->pattern = words[i + 1];
       opts->has_pattern = opts->pattern != "*";
     } else {
-      *error = common::kErrSyntax;
+      *error = "ERR syntax error";
       return false;
     }
   }
