@@ -92,7 +92,7 @@ struct Host {
     consumer.struct_size = sizeof consumer;
     consumer.name = "bench";
     consumer.on_batch = OnBatch;
-    core.registry.AddConsumer(&consumer, "bench");
+    core.listeners.AddConsumer(&consumer, "bench");
     core.CountActiveConsumers();
     for (int bypass = 0; bypass < 2; ++bypass) {
       plinth_command_spec_t spec{};

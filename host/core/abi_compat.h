@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace plinth::host {
 
@@ -46,6 +47,8 @@ bool CopySpec(T* dst, const T* src) {
 // after 1.0 names one). 0 for a type this host does not know.
 uint32_t ReplyTypeForMinor(uint32_t type, uint32_t minor);
 // Whether some reply type is newer than minor (a protocol plugin of that minor needs the map).
+// A spec's C string as a std::string ("" for NULL).
+inline std::string SpecString(const char* s) { return s ? s : ""; }
 bool ReplyTypesNewerThan(uint32_t minor);
 
 }  // namespace plinth::host

@@ -167,7 +167,7 @@ void Core::SessionClosed(Session& s) {
 }
 
 void Core::ClientEvent(const Session& s, uint32_t event) {
-  for (const ClientListener& l : registry.client_listeners) l.fn(l.ctx, s.id, event);
+  for (const ClientListener& l : listeners.client_listeners) l.fn(l.ctx, s.id, event);
 }
 
 }  // namespace plinth::host

@@ -20,6 +20,7 @@
 #include "host/core/db.h"
 #include "host/core/env.h"
 #include "host/core/evict.h"
+#include "host/core/hooks.h"
 #include "host/core/options.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
@@ -164,7 +165,7 @@ class Core {
   // the "new" keyspace event.
   void KeyCreated(int32_t db, std::string_view key) {
     blocking.Signal(db, key);
-    if (!registry.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_NEW, "new", key);
+    if (!listeners.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_NEW, "new", key);
   }
   // Raises a keyspace event (keyspace_event) for every keyspace listener.
   void Notify(int32_t db, uint32_t type, const char* event, std::string_view key);
@@ -294,7 +295,9 @@ class Core {
   // -- state (main thread) --
 
   const plinth_host_api_t* api;  // handed to init: HostApi(), or a test's modified copy
-  Registry registry;
+  Registry registry;             // the command table
+  Endpoints endpoints;           // the protocol, the transports, the reply path
+  Listeners listeners;           // stream consumers, hooks, INFO sections, listeners, observers
   Options options;
   Types types;
   std::vector<std::unique_ptr<plinth_plugin>> plugins;

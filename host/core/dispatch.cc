@@ -86,17 +86,17 @@ void Core::EndUnit() {
 void Core::BeforeSleep() {
   if (stream.Pending()) {
     const plinth_stream_batch_t batch = stream.Batch();
-    for (const StreamConsumer& sc : registry.consumers)
+    for (const StreamConsumer& sc : listeners.consumers)
       if (sc.active && sc.spec.on_batch) sc.spec.on_batch(sc.spec.ctx, &batch);
     stream.Delivered();
   }
-  for (const BeforeSleepHook& h : registry.before_sleep) h.fn(h.ctx);
+  for (const BeforeSleepHook& h : listeners.before_sleep) h.fn(h.ctx);
 }
 
 void Core::CountActiveConsumers() {
   const size_t before = batch_consumers_;
   batch_consumers_ = 0;
-  for (const StreamConsumer& sc : registry.consumers)
+  for (const StreamConsumer& sc : listeners.consumers)
     batch_consumers_ += sc.active && sc.spec.on_batch;
   // A consumer (re)starts: the database the stream was last in means nothing to it.
   if (batch_consumers_ > before) stream.Reselect();
@@ -107,7 +107,7 @@ void Core::ExpireKey(int32_t db, std::string_view key) {
   KeyTouched(db, key, true);
   stats.expired_keys++;
   dirty++;
-  if (!registry.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
+  if (!listeners.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
   if (!batch_consumers_) return;
   const char* argv[1] = {key.data()};
   const size_t lens[1] = {key.size()};
@@ -235,7 +235,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   s.last_command = cmd;
   // A container command (its hint lists subcommands: "<GET ...|SET ...>") is named with its
   // subcommand, as Redis does: cmd=client|list.
-  if (!cmd->args.empty() && cmd->args[0] == '<' && argc > 1) {
+  if (!cmd->text.args.empty() && cmd->text.args[0] == '<' && argc > 1) {
     s.last_subcommand = text::ToLower(std::string_view(argv[1], std::min<size_t>(argvlen[1], 32)));
   } else if (!s.last_subcommand.empty()) {
     s.last_subcommand.clear();

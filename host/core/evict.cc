@@ -190,7 +190,7 @@ int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
   if (v != e) ReleaseLazily(v);
   evicted++;
   core_.KeyTouched(db, key);
-  if (!core_.registry.keyspace_listeners.empty())
+  if (!core_.listeners.keyspace_listeners.empty())
     core_.Notify(db, PLINTH_NOTIFY_EVICTED, "evicted", key);
   if (core_.Encoding()) {
     const char* argv[1] = {key.data()};

@@ -213,7 +213,7 @@ std::string Core::RenderInfo(std::string_view section) {
   bool all = sec == "all" || sec == "everything";
   bool def = sec.empty() || sec == "default";
   std::string o;
-  const auto& secs = registry.info_sections;
+  const auto& secs = listeners.info_sections;
   auto plugin_has = [&secs](const std::string& name) {
     for (const InfoSection& s : secs)
       if (s.name == name) return true;

@@ -18,8 +18,8 @@ Session* Env::FindSession(uint64_t id) {
 
 void Core::KeyChanged(int32_t db, const char* key, size_t klen) {
   // A listener registered by a plugin loading now may be added meanwhile: index, not iterate.
-  for (size_t i = 0; i < registry.key_change_listeners.size(); ++i) {
-    const KeyChangeListener& l = registry.key_change_listeners[i];
+  for (size_t i = 0; i < listeners.key_change_listeners.size(); ++i) {
+    const KeyChangeListener& l = listeners.key_change_listeners[i];
     if (l.on) l.fn(l.ctx, db, key, key ? klen : 0, running_client);
   }
 }

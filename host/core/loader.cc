@@ -135,11 +135,13 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
   if (rc != PLINTH_OK) {
     for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
     registry.RemoveOwner(plugin->name);
+    endpoints.RemoveOwner(plugin->name);
+    listeners.RemoveOwner(plugin->name);
     if (acl.owner == plugin->name) acl = Acl();
     CountActiveConsumers();
     CountObservers();
     key_listeners_on = 0;  // recounted: the failed plugin's listeners are gone
-    for (const KeyChangeListener& l : registry.key_change_listeners) key_listeners_on += l.on;
+    for (const KeyChangeListener& l : listeners.key_change_listeners) key_listeners_on += l.on;
     options.UnregisterOwner(plugin->name);
     types.UnregisterOwner(plugin->name);
     std::string why = "init returned an error";

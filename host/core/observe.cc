@@ -14,7 +14,7 @@ namespace plinth::host {
 
 void Core::CountObservers() {
   observe_min_us_ = std::numeric_limits<int64_t>::max();
-  for (const CommandObserver& o : registry.observers)
+  for (const CommandObserver& o : listeners.observers)
     if (o.min_us >= 0 && o.min_us < observe_min_us_) observe_min_us_ = o.min_us;
 }
 
@@ -40,8 +40,8 @@ void Core::Observe(const Session& s, const plinth_call& call, int64_t duration_u
   ev.client_name = s.name.c_str();
   ev.client_name_len = s.name.size();
   // An observer registered by a plugin loading now may be added meanwhile: index, not iterate.
-  for (size_t i = 0; i < registry.observers.size(); ++i) {
-    const CommandObserver& o = registry.observers[i];
+  for (size_t i = 0; i < listeners.observers.size(); ++i) {
+    const CommandObserver& o = listeners.observers[i];
     if (o.min_us >= 0 && duration_us >= o.min_us) o.fn(o.ctx, &ev);
   }
 }

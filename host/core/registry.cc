@@ -12,8 +12,6 @@
 namespace plinth::host {
 namespace {
 
-std::string Str(const char* s) { return s ? s : ""; }
-
 bool ValidCommandName(const char* n) {
   if (!n || !*n || std::strlen(n) > 64) return false;
   for (const char* p = n; *p; ++p) {
@@ -89,12 +87,6 @@ std::unique_ptr<Command> StandIn(const std::string& name) {
   return p;
 }
 
-template <typename T>
-void EraseOwned(std::vector<T>& v, const std::string& owner) {
-  v.erase(std::remove_if(v.begin(), v.end(), [&](const T& e) { return e.owner == owner; }),
-          v.end());
-}
-
 }  // namespace
 
 std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::string& owner) {
@@ -117,16 +109,16 @@ std::string Registry::AddCommand(const plinth_command_spec_t* spec, const std::s
     c->categories &= ~uint64_t{PLINTH_ACL_READ} | c->spec.acl_categories;
   Command* stand_in = sub ? nullptr : FindCommand(c->name);
   if (stand_in && !stand_in->stand_in) return "command '" + c->name + "' already exists";
-  c->summary = Str(c->spec.summary);
-  c->since = Str(c->spec.since);
-  c->group = Str(c->spec.group);
-  c->args = Str(c->spec.args);
+  c->text.summary = SpecString(c->spec.summary);
+  c->text.since = SpecString(c->spec.since);
+  c->text.group = SpecString(c->spec.group);
+  c->text.args = SpecString(c->spec.args);
   // Absent texts stay NULL, as the plugin gave them.
   c->spec.name = c->name.c_str();
-  if (c->spec.summary) c->spec.summary = c->summary.c_str();
-  if (c->spec.since) c->spec.since = c->since.c_str();
-  if (c->spec.group) c->spec.group = c->group.c_str();
-  if (c->spec.args) c->spec.args = c->args.c_str();
+  if (c->spec.summary) c->spec.summary = c->text.summary.c_str();
+  if (c->spec.since) c->spec.since = c->text.since.c_str();
+  if (c->spec.group) c->spec.group = c->text.group.c_str();
+  if (c->spec.args) c->spec.args = c->text.args.c_str();
   c->owner = owner;
   if (sub) return AddSubcommand(std::move(c));
   if (stand_in) {  // the real container takes the stand-in's place and keeps its subcommands
@@ -195,73 +187,6 @@ void Registry::Renumber() {
     }
 }
 
-std::string Registry::SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner,
-                                  uint32_t abi_minor) {
-  if (protocol) return "a protocol is already registered by '" + protocol->owner + "'";
-  auto p = std::make_unique<Protocol>();
-  if (!CopySpec(&p->spec, spec)) return "protocol spec has a bad struct_size";
-  if (!p->spec.session_create || !p->spec.session_destroy || !p->spec.parse || !p->spec.encode ||
-      !p->spec.frame_bulk)
-    return "protocol spec lacks a function";
-  p->name = Str(p->spec.name);
-  p->spec.name = p->name.c_str();
-  p->owner = owner;
-  p->abi_minor = abi_minor;
-  p->map_reply_types = ReplyTypesNewerThan(abi_minor);
-  protocol = std::move(p);
-  return "";
-}
-
-int32_t Registry::AddTransport(const plinth_transport_spec_t* spec, const std::string& owner,
-                               std::string* err) {
-  auto t = std::make_unique<Transport>();
-  if (!CopySpec(&t->spec, spec)) {
-    *err = "transport spec has a bad struct_size";
-    return -1;
-  }
-  if (!t->spec.start || !t->spec.accept || !t->spec.read || !t->spec.writev || !t->spec.close) {
-    *err = "transport spec lacks a function";
-    return -1;
-  }
-  t->name = Str(t->spec.name);
-  t->spec.name = t->name.c_str();
-  t->owner = owner;
-  transports.push_back(std::move(t));
-  return static_cast<int32_t>(transports.size() - 1);
-}
-
-std::string Registry::SetReplyPath(const plinth_reply_path_spec_t* spec, const std::string& owner) {
-  if (reply_path) return "a reply path is already registered by '" + reply_path->owner + "'";
-  auto r = std::make_unique<ReplyPath>();
-  if (!CopySpec(&r->spec, spec) || !r->spec.by_reference) return "bad reply path spec";
-  r->name = Str(r->spec.name);
-  r->spec.name = r->name.c_str();
-  r->owner = owner;
-  reply_path = std::move(r);
-  return "";
-}
-
-std::string Registry::AddConsumer(const plinth_stream_consumer_spec_t* spec,
-                                  const std::string& owner) {
-  StreamConsumer c;
-  if (!CopySpec(&c.spec, spec) || !c.spec.on_batch) return "bad stream consumer spec";
-  c.name = Str(c.spec.name);
-  c.spec.name = nullptr;
-  c.owner = owner;
-  consumers.push_back(std::move(c));
-  return "";
-}
-
-std::string Registry::AddInfoSection(const char* name, plinth_info_fn fn, void* ctx,
-                                     const std::string& owner) {
-  if (!name || !*name || !fn) return "bad info section";
-  std::string n = text::ToLower(name);
-  for (const InfoSection& s : info_sections)
-    if (s.name == n && s.owner == owner) return "info section '" + n + "' already exists";
-  info_sections.push_back({n, owner, fn, ctx});
-  return "";
-}
-
 void Registry::RemoveOwner(const std::string& owner) {
   for (auto& c : commands) {
     c->subs.erase(std::remove_if(c->subs.begin(), c->subs.end(),
@@ -282,18 +207,6 @@ void Registry::RemoveOwner(const std::string& owner) {
     }
   }
   Rebuild();
-  if (protocol && protocol->owner == owner) protocol.reset();
-  if (reply_path && reply_path->owner == owner) reply_path.reset();
-  // Transport ids are indexes: keep the slot, drop its functions.
-  for (auto& t : transports)
-    if (t && t->owner == owner) t.reset();
-  EraseOwned(consumers, owner);
-  EraseOwned(before_sleep, owner);
-  EraseOwned(info_sections, owner);
-  EraseOwned(keyspace_listeners, owner);
-  EraseOwned(client_listeners, owner);
-  EraseOwned(observers, owner);
-  EraseOwned(key_change_listeners, owner);
 }
 
 // A name's first slot: the top bits of its hash times 2^64 / phi (Fibonacci hashing), so every

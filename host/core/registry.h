@@ -1,6 +1,7 @@
-// What the loaded plugins registered: commands, the protocol, transports, the reply path,
-// stream consumers and INFO sections, each tagged with its owner so a failed init can be rolled
-// back. Main thread only.
+// The command table: the commands and subcommands the loaded plugins registered, with their
+// specs and the ACL facts derived from them, each tagged with its owner so a failed init can be
+// rolled back; the name lookup of the request path. What else plugins register is in hooks.h.
+// Main thread only.
 #pragma once
 
 #include <plinth/plugin.h>
@@ -21,9 +22,15 @@ struct CommandStats {
   uint64_t failed = 0;
 };
 
+// The texts a command's spec points to, owned here (COMMAND DOCS reads them through the spec).
+struct CommandText {
+  std::string summary, since, group, args;
+};
+
 struct Command {
-  plinth_command_spec_t spec{};  // string fields point into the members below
-  std::string name, summary, since, group, args;
+  plinth_command_spec_t spec{};  // string fields point into name and text
+  std::string name;
+  CommandText text;
   std::string owner;
   CommandStats stats;
   int32_t id = -1;                             // command_info's id (Registry::by_id)
@@ -37,74 +44,6 @@ struct Command {
   }
 };
 
-struct Protocol {
-  plinth_protocol_spec_t spec{};
-  std::string name, owner;
-  uint32_t abi_minor = 0;        // the owner's descriptor's: the newest reply types it is given
-  bool map_reply_types = false;  // some reply type is newer: ReplyTypeForMinor each item
-};
-
-struct Transport {
-  plinth_transport_spec_t spec{};
-  std::string name, owner;
-  bool started = false;
-};
-
-struct InfoSection {
-  std::string name, owner;
-  plinth_info_fn fn;
-  void* ctx;
-};
-
-struct KeyspaceListener {
-  plinth_keyspace_listener_fn fn;
-  void* ctx;
-  std::string owner;
-};
-
-struct ClientListener {
-  plinth_client_event_fn fn;
-  void* ctx;
-  std::string owner;
-};
-
-// A key change listener (key_change_listener_register); on: key_change_listener_set.
-struct KeyChangeListener {
-  plinth_key_change_fn fn;
-  void* ctx;
-  bool on;
-  int64_t id;
-  std::string owner;
-};
-
-struct StreamConsumer {
-  plinth_stream_consumer_spec_t spec{};
-  std::string name, owner;
-  bool active = true;  // stream_consumer_active: whether on_batch hears batches
-};
-
-// A command observer (command_observer_register): hears commands that ran at least min_us
-// (-1: off).
-struct CommandObserver {
-  plinth_command_observer_fn fn;
-  void* ctx;
-  int64_t min_us;
-  int64_t id;
-  std::string owner;
-};
-
-// A before-sleep hook (before_sleep_register).
-struct BeforeSleepHook {
-  plinth_task_fn fn;
-  void* ctx;
-  std::string owner;
-};
-
-struct ReplyPath {
-  plinth_reply_path_spec_t spec{};
-  std::string name, owner;
-};
-
 // A transparent hash for maps keyed by std::string looked up by std::string_view (the
 // blocking and transaction tables).
 struct StringViewHash {
@@ -116,16 +55,7 @@ class Registry {
  public:
   // Copies a spec into the table. Returns "" or the reason it was refused.
   std::string AddCommand(const plinth_command_spec_t* spec, const std::string& owner);
-  std::string SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner,
-                          uint32_t abi_minor);
-  // Returns the transport id or -1 with *err.
-  int32_t AddTransport(const plinth_transport_spec_t* spec, const std::string& owner,
-                       std::string* err);
-  std::string SetReplyPath(const plinth_reply_path_spec_t* spec, const std::string& owner);
-  std::string AddConsumer(const plinth_stream_consumer_spec_t* spec, const std::string& owner);
-  std::string AddInfoSection(const char* name, plinth_info_fn fn, void* ctx,
-                             const std::string& owner);
-  // Drops everything owner registered.
+  // Drops the commands and subcommands owner registered.
   void RemoveOwner(const std::string& owner);
   // The subcommand of container cmd that sub names in any case, or nullptr.
   static Command* FindSub(const Command* cmd, std::string_view sub);
@@ -152,16 +82,6 @@ class Registry {
 
   std::vector<std::unique_ptr<Command>> commands;  // registration order
   std::vector<Command*> by_id;                     // commands, then subcommands: ids
-  std::unique_ptr<Protocol> protocol;
-  std::vector<std::unique_ptr<Transport>> transports;  // index is the transport id
-  std::unique_ptr<ReplyPath> reply_path;
-  std::vector<StreamConsumer> consumers;
-  std::vector<BeforeSleepHook> before_sleep;
-  std::vector<InfoSection> info_sections;
-  std::vector<KeyspaceListener> keyspace_listeners;
-  std::vector<ClientListener> client_listeners;
-  std::vector<KeyChangeListener> key_change_listeners;
-  std::vector<CommandObserver> observers;
 
  private:
   // The command table by name: open addressing with linear probing over a power-of-two number

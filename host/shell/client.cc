@@ -66,7 +66,7 @@ bool ReserveQuery(Client* c, size_t want) {
 // Stage 2: parses the complete requests in the query buffer into c's batch. An unauthenticated
 // client's requests are parsed one at a time: AUTH changes the limits the next one gets.
 void ParseBatch(Client* c, bool authed) {
-  const Protocol* proto = c->shell->core.registry.protocol.get();
+  const Protocol* proto = c->shell->core.endpoints.protocol.get();
   Batch& b = c->batch;
   const size_t limit = authed ? kMaxBatch : 1;
   const uint32_t flags = authed ? 0 : PLINTH_PARSE_UNAUTHENTICATED;
@@ -367,7 +367,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   auto* c = new Client(&s);
   c->session.id = s.next_client_id++;
   c->transport_id = transport_id;
-  c->transport = s.core.registry.transports[transport_id].get();
+  c->transport = s.core.endpoints.transports[transport_id].get();
   c->conn = conn;
   c->host_conn.env = &s;
   c->host_conn.owner = c;
@@ -378,7 +378,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->conn_flags = flags;
   c->session.local = (flags & PLINTH_CONN_LOCAL) != 0;
   c->ctime_ms = c->session.last_interaction_ms = s.core.NowMs();
-  const Protocol* proto = s.core.registry.protocol.get();
+  const Protocol* proto = s.core.endpoints.protocol.get();
   c->proto_session = proto->spec.session_create(proto->spec.ctx);
   if (fd >= 0) {
     uv_poll_init(s.loop, &c->poll, fd);
@@ -443,7 +443,7 @@ void ClientFinishClose(Client* c) {
   if (c->transport) c->transport->spec.close(c->transport->spec.ctx, c->conn);
   ClientFreeOutput(c);
   FreeRetired(c, UINT64_MAX);
-  if (const Protocol* proto = s.core.registry.protocol.get())
+  if (const Protocol* proto = s.core.endpoints.protocol.get())
     proto->spec.session_destroy(proto->spec.ctx, c->proto_session);
   s.ForgetNotified(c);
   // Freed once the callers up the stack, which may still look at c->closed, are done.

@@ -62,7 +62,7 @@ void ReplyBroken(Client* c, const char* what) {
   c->session.close_after_reply = true;
   c->shell->core.Log(LogLevel::kWarning,
                      "Protocol '%s' failed to %s a reply: closing client id=%llu",
-                     c->shell->core.registry.protocol->name.c_str(), what,
+                     c->shell->core.endpoints.protocol->name.c_str(), what,
                      static_cast<unsigned long long>(c->session.id));
   ClientQueueWrite(c);
 }
@@ -70,7 +70,7 @@ void ReplyBroken(Client* c, const char* what) {
 void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed || c->no_output) return;
-  const Protocol* proto = c->shell->core.registry.protocol.get();
+  const Protocol* proto = c->shell->core.endpoints.protocol.get();
   const plinth_reply_item_t* give = &item;
   plinth_reply_item_t older;
   if (proto->map_reply_types) {  // never a type newer than the plugin's minor
@@ -98,7 +98,7 @@ int32_t NoGrow(plinth_outbuf_t*, size_t) { return PLINTH_ERR; }
 // protocol cannot frame it or memory runs out.
 bool ReserveFill(Client* c, const plinth_value_t* v) {
   constexpr size_t kFrameRoom = 64;  // a bulk's header and trailer, with room to spare
-  const Protocol* proto = c->shell->core.registry.protocol.get();
+  const Protocol* proto = c->shell->core.endpoints.protocol.get();
   OutSeg* tail = &TailCopySeg(c);
   if (tail->len > 0 && tail->cap - tail->len < StringLen(v) + kFrameRoom)
     tail = &NewCopySeg(c, std::max(kOutChunk, StringLen(v) + kFrameRoom));
@@ -130,7 +130,7 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
     return;
   }
   constexpr size_t kAfterRef = 512;  // the trailer's segment, where the next replies start
-  const Protocol* proto = c->shell->core.registry.protocol.get();
+  const Protocol* proto = c->shell->core.endpoints.protocol.get();
   OutSeg& head = TailCopySeg(c);
   plinth_outbuf_t prefix{sizeof prefix, head.data, head.len, head.cap, ClientGrowOut, c};
   char trailer[16];
@@ -164,7 +164,7 @@ void SinkValue(ReplySink* self, const plinth_value_t* v) {
   Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed || c->no_output) return;
   Stats& st = c->shell->core.stats;
-  if (const ReplyPath* rp = c->shell->core.registry.reply_path.get()) {
+  if (const ReplyPath* rp = c->shell->core.endpoints.reply_path.get()) {
     plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, StringLen(v),
                                    c->transport->name.c_str(),
                                    static_cast<int32_t>(c->shell->io.ActiveCount())};

@@ -26,7 +26,7 @@ const char kProtectedMode[] =
 // Answers a refused connection with an error reply in the protocol's encoding, then closes it.
 void Refuse(Shell& s, const Transport* t, void* conn, std::string_view msg) {
   s.core.stats.rejected_connections++;
-  const Protocol* proto = s.core.registry.protocol.get();
+  const Protocol* proto = s.core.endpoints.protocol.get();
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
   item.type = PLINTH_REPLY_ERROR;
@@ -72,7 +72,7 @@ void OnTimer(uv_timer_t* h) {
 
 void AcceptConnections(Listener* l) {
   Shell& s = *l->shell;
-  const Transport* t = s.core.registry.transports[l->transport_id].get();
+  const Transport* t = s.core.endpoints.transports[l->transport_id].get();
   for (int i = 0; i < 64 && t; ++i) {  // bounded: other work gets its turn
     void* conn = nullptr;
     int32_t fd = -1;
@@ -343,7 +343,7 @@ void Shell::ForgetNotified(Client* c) {
 }
 
 int Shell::Run() {
-  if (!core.registry.protocol) {
+  if (!core.endpoints.protocol) {
     core.Log(LogLevel::kWarning, "No protocol plugin is loaded (load 'resp'); refusing to start");
     return 1;
   }
@@ -355,7 +355,7 @@ int Shell::Run() {
   uv_signal_init(loop, &sig_term_);
   sig_term_.data = this;
   uv_signal_start(&sig_term_, OnSignal, SIGTERM);
-  for (auto& t : core.registry.transports) {
+  for (auto& t : core.endpoints.transports) {
     if (!t) continue;
     if (t->spec.start(t->spec.ctx) != PLINTH_OK) {
       core.Log(LogLevel::kWarning, "Transport '%s' failed to start", t->name.c_str());
@@ -441,7 +441,7 @@ void Shell::Stop() {
              [](uv_handle_t* h) { delete static_cast<Listener*>(h->data); });
   }
   listeners.clear();
-  for (auto& t : core.registry.transports)
+  for (auto& t : core.endpoints.transports)
     if (t && t->started && t->spec.stop) t->spec.stop(t->spec.ctx);
   std::vector<Client*> all;
   for (auto& [id, c] : clients) all.push_back(c);

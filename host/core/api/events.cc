@@ -9,19 +9,19 @@ namespace {
 
 int32_t BeforeSleepRegister(plinth_plugin_t* self, plinth_task_fn fn, void* ctx) {
   if (!InInit(self, "before_sleep_register") || !fn) return PLINTH_ERR;
-  self->core->registry.before_sleep.push_back({fn, ctx, self->name});
+  self->core->listeners.before_sleep.push_back({fn, ctx, self->name});
   return PLINTH_OK;
 }
 
 int32_t KeyspaceListenerRegister(plinth_plugin_t* self, plinth_keyspace_listener_fn fn, void* ctx) {
   if (!InInit(self, "keyspace_listener_register") || !fn) return PLINTH_ERR;
-  self->core->registry.keyspace_listeners.push_back({fn, ctx, self->name});
+  self->core->listeners.keyspace_listeners.push_back({fn, ctx, self->name});
   return PLINTH_OK;
 }
 
 int32_t ClientListenerRegister(plinth_plugin_t* self, plinth_client_event_fn fn, void* ctx) {
   if (!InInit(self, "client_listener_register") || !fn) return PLINTH_ERR;
-  self->core->registry.client_listeners.push_back({fn, ctx, self->name});
+  self->core->listeners.client_listeners.push_back({fn, ctx, self->name});
   return PLINTH_OK;
 }
 
@@ -33,7 +33,7 @@ int64_t KeyChangeListenerRegister(plinth_plugin_t* self, plinth_key_change_fn fn
   if (!InInit(self, "key_change_listener_register") || !fn) return PLINTH_ERR;
   Core& core = *self->core;
   const int64_t id = core.next_key_listener_id++;
-  core.registry.key_change_listeners.push_back({fn, ctx, false, id, self->name});
+  core.listeners.key_change_listeners.push_back({fn, ctx, false, id, self->name});
   return id;
 }
 
@@ -41,7 +41,7 @@ int32_t KeyChangeListenerSet(plinth_plugin_t* self, int64_t id, int32_t on) {
   if (!self) return PLINTH_ERR;
   Core& core = *self->core;
   core.AssertMainThread("key_change_listener_set");
-  for (KeyChangeListener& l : core.registry.key_change_listeners) {
+  for (KeyChangeListener& l : core.listeners.key_change_listeners) {
     if (l.id != id || l.owner != self->name) continue;
     if (l.on != (on != 0)) core.key_listeners_on += on != 0 ? 1 : -1;
     l.on = on != 0;
@@ -55,7 +55,7 @@ int64_t ObserverRegister(plinth_plugin_t* self, plinth_command_observer_fn fn, v
   if (!InInit(self, "command_observer_register") || !fn) return PLINTH_ERR;
   Core& core = *self->core;
   const int64_t id = core.next_observer_id++;
-  core.registry.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
+  core.listeners.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
   core.CountObservers();
   return id;
 }
@@ -64,7 +64,7 @@ int32_t ObserverSet(plinth_plugin_t* self, int64_t id, int64_t min_us) {
   if (!self) return PLINTH_ERR;
   Core& core = *self->core;
   core.AssertMainThread("command_observer_set");
-  for (CommandObserver& o : core.registry.observers) {
+  for (CommandObserver& o : core.listeners.observers) {
     if (o.id != id || o.owner != self->name) continue;
     o.min_us = min_us < 0 ? -1 : min_us;
     core.CountObservers();
@@ -76,7 +76,7 @@ int32_t ObserverSet(plinth_plugin_t* self, int64_t id, int64_t min_us) {
 }  // namespace
 
 void Core::Notify(int32_t db, uint32_t type, const char* event, std::string_view key) {
-  for (const KeyspaceListener& l : registry.keyspace_listeners)
+  for (const KeyspaceListener& l : listeners.keyspace_listeners)
     l.fn(l.ctx, db, type, event, key.data(), key.size());
 }
 

@@ -71,7 +71,7 @@ const plinth_option_t* OptionRegister(plinth_plugin_t* self, const plinth_option
 
 int32_t InfoRegister(plinth_plugin_t* self, const char* section, plinth_info_fn fn, void* ctx) {
   if (!InInit(self, "info_register")) return PLINTH_ERR;
-  return Refused(self, self->core->registry.AddInfoSection(section, fn, ctx, self->name));
+  return Refused(self, self->core->listeners.AddInfoSection(section, fn, ctx, self->name));
 }
 
 const plinth_option_t* OptionFind(plinth_plugin_t* self, const char* name) {

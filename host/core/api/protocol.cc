@@ -77,7 +77,7 @@ void ClientReset(plinth_call_t* c) {
 int32_t ProtocolRegister(plinth_plugin_t* self, const plinth_protocol_spec_t* spec) {
   if (!InInit(self, "protocol_register")) return PLINTH_ERR;
   return Refused(self,
-                 self->core->registry.SetProtocol(spec, self->name, self->descriptor.abi_minor));
+                 self->core->endpoints.SetProtocol(spec, self->name, self->descriptor.abi_minor));
 }
 
 }  // namespace

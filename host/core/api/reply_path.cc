@@ -19,7 +19,7 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     return;
   }
   const char* data = StringData(v);
-  const ReplyPath* rp = c->core->registry.reply_path.get();
+  const ReplyPath* rp = c->core->endpoints.reply_path.get();
   if (c->sink && rp) {
     plinth_reply_value_info_t info{sizeof info, 0, StringLen(v), "", 0};
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
@@ -42,7 +42,7 @@ void ReplyBulkRef(plinth_call_t* c, const char* s, size_t n, plinth_release_fn r
 
 int32_t ReplyPathRegister(plinth_plugin_t* self, const plinth_reply_path_spec_t* spec) {
   if (!InInit(self, "reply_path_register")) return PLINTH_ERR;
-  return Refused(self, self->core->registry.SetReplyPath(spec, self->name));
+  return Refused(self, self->core->endpoints.SetReplyPath(spec, self->name));
 }
 
 }  // namespace

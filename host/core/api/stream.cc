@@ -23,7 +23,7 @@ void StreamReselect(plinth_plugin_t* self) { self->core->stream.Reselect(); }
 void StreamConsumerActive(plinth_plugin_t* self, int32_t on) {
   Core& core = *self->core;
   core.AssertMainThread("stream_consumer_active");
-  for (StreamConsumer& sc : core.registry.consumers)
+  for (StreamConsumer& sc : core.listeners.consumers)
     if (sc.owner == self->name) sc.active = on != 0;
   core.CountActiveConsumers();
 }
@@ -108,7 +108,7 @@ void ReplicateVerbatim(plinth_call_t* c) { c->verbatim = true; }
 
 int32_t ConsumerRegister(plinth_plugin_t* self, const plinth_stream_consumer_spec_t* spec) {
   if (!InInit(self, "stream_consumer_register")) return PLINTH_ERR;
-  const int32_t r = Refused(self, self->core->registry.AddConsumer(spec, self->name));
+  const int32_t r = Refused(self, self->core->listeners.AddConsumer(spec, self->name));
   self->core->CountActiveConsumers();
   return r;
 }

@@ -31,14 +31,14 @@ int32_t ClientClose(plinth_plugin_t* self, uint64_t id, int32_t now) {
 int32_t TransportRegister(plinth_plugin_t* self, const plinth_transport_spec_t* spec) {
   if (!InInit(self, "transport_register")) return PLINTH_ERR;
   std::string err;
-  int32_t id = self->core->registry.AddTransport(spec, self->name, &err);
+  int32_t id = self->core->endpoints.AddTransport(spec, self->name, &err);
   if (id < 0) Refused(self, err);
   return id < 0 ? PLINTH_ERR : id;
 }
 
 int32_t ListenerAdd(plinth_plugin_t* self, int32_t transport_id, int32_t fd, const char* desc) {
   if (!self) return PLINTH_ERR;
-  const auto& ts = self->core->registry.transports;
+  const auto& ts = self->core->endpoints.transports;
   if (transport_id < 0 || static_cast<size_t>(transport_id) >= ts.size() || !ts[transport_id] ||
       fd < 0)
     return PLINTH_ERR;

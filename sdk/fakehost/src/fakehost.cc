@@ -143,11 +143,11 @@ struct FakeHost::Impl {
     spec.name = "fakehost";
     spec.ctx = &propagated;
     spec.on_batch = OnBatch;
-    core.registry.AddConsumer(&spec, "");
+    core.listeners.AddConsumer(&spec, "");
     core.CountActiveConsumers();
   }
 
-  ~Impl() { clients[1].release(); }  // main_client is a member
+  ~Impl() { static_cast<void>(clients[1].release()); }  // main_client is a member, not owned
 
   FakeEnv env;
   host::Core core{&env};
@@ -401,18 +401,18 @@ bool FakeHost::CloseRequested() const { return impl_->session.close_after_reply;
 bool FakeHost::ShutdownRequested() const { return impl_->env.shutdown_requested; }
 
 const plinth_protocol_spec_t* FakeHost::RegisteredProtocol() const {
-  const auto& p = impl_->core.registry.protocol;
+  const auto& p = impl_->core.endpoints.protocol;
   return p ? &p->spec : nullptr;
 }
 
 const plinth_reply_path_spec_t* FakeHost::RegisteredReplyPath() const {
-  const auto& r = impl_->core.registry.reply_path;
+  const auto& r = impl_->core.endpoints.reply_path;
   return r ? &r->spec : nullptr;
 }
 
 std::vector<const plinth_transport_spec_t*> FakeHost::RegisteredTransports() const {
   std::vector<const plinth_transport_spec_t*> out;
-  for (const auto& t : impl_->core.registry.transports)
+  for (const auto& t : impl_->core.endpoints.transports)
     if (t) out.push_back(&t->spec);
   return out;
 }
