@@ -34,7 +34,6 @@ struct BlockedCommand {
 
 class Blocking {
  public:
-  bool empty() const { return waiting_.empty(); }
   // Registers s (whose block is set) as waiting on its keys, last in each key's queue.
   void Add(Session* s);
   // Forgets s's waits and deadline; clears s.block.
@@ -60,8 +59,6 @@ class Blocking {
   std::vector<Session*> Expired(int64_t now_ms) const;
   // Number of blocked sessions (INFO blocked_clients).
   size_t Count() const { return sessions_; }
-  // Number of keys someone waits on (INFO keyspace's blocking_keys).
-  size_t KeyCount() const { return waiting_.size(); }
 
  private:
   static std::string Slot(int32_t db, std::string_view key);
