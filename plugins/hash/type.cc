@@ -3,7 +3,7 @@
 
 #include <memory>
 #include <new>
-#include <plinth/plugin.hpp>
+#include <plinth/value_type.hpp>
 #include <string>
 
 #include "hash/options.h"
@@ -11,45 +11,20 @@
 namespace plinth::hash {
 namespace {
 
-uint32_t type_id = 0;
-
-const Hash& Of(const void* payload) { return *static_cast<const Hash*>(payload); }
-
-void FreePayload(void* payload) { delete static_cast<Hash*>(payload); }
-size_t MemoryUsage(const void* payload) { return Of(payload).MemoryUsage(); }
-void* Copy(const void* payload) { return Of(payload).Clone(); }
-const char* Encoding(const void* payload) { return Of(payload).EncodingName(); }
-size_t FreeEffort(const void* payload) { return Of(payload).FreeEffort(); }
-int32_t RdbSave(const void* payload, plinth_rdb_io_t* io) { return SaveHash(Of(payload), io); }
-void* RdbLoad(uint32_t rdb_type, plinth_rdb_io_t* io) {
+// Loads with the encoding limits configured now.
+Hash* LoadNow(uint32_t rdb_type, plinth_rdb_io_t* io) {
   return LoadHash(rdb_type, io, CurrentLimits());
 }
 
-const plinth_type_spec_t kSpec = [] {
-  plinth_type_spec_t t{};
-  t.struct_size = sizeof t;
-  t.name = "hash";
-  t.free_payload = &FreePayload;
-  t.memory_usage = &MemoryUsage;
-  t.rdb_save = &RdbSave;
-  t.copy = &Copy;
-  t.encoding = &Encoding;
-  t.free_effort = &FreeEffort;
-  t.rdb_load = &RdbLoad;
-  t.rdb_type = PLINTH_RDB_HASH;
-  return t;
-}();
+sdk::ValueType hash_type(sdk::ValueTypeSpec<Hash, &SaveHash, &LoadNow>("hash", PLINTH_RDB_HASH));
 
 }  // namespace
 
-const plinth_type_spec_t& HashTypeSpec() { return kSpec; }
+const plinth_type_spec_t& HashTypeSpec() { return hash_type.spec(); }
 
-bool RegisterHashType() {
-  type_id = sdk::Api().type_register(sdk::Host::self, &kSpec);
-  return type_id != 0;
-}
+bool RegisterHashType() { return hash_type.Register(); }
 
-uint32_t HashTypeId() { return type_id; }
+uint32_t HashTypeId() { return hash_type.id(); }
 
 int32_t SaveHash(const Hash& h, plinth_rdb_io_t* io) {
   if (io->write_len(io, h.Size()) != PLINTH_OK) return PLINTH_ERR;

@@ -3,13 +3,12 @@
 
 #include <atomic>
 #include <new>
-#include <plinth/plugin.hpp>
+#include <plinth/value_type.hpp>
 #include <string>
 
 namespace plinth::list {
 namespace {
 
-uint32_t g_type = 0;
 std::atomic<int64_t> g_fill{-2};
 int64_t g_compress = 0;
 bool g_initializing = false;
@@ -18,12 +17,6 @@ const plinth_option_t* g_opt_fill_alias = nullptr;
 const plinth_option_t* g_opt_compress = nullptr;
 
 const QuickList* AsList(const void* p) { return static_cast<const QuickList*>(p); }
-
-void FreePayload(void* p) { delete static_cast<QuickList*>(p); }
-
-size_t MemoryUsage(const void* p) { return AsList(p)->MemoryUsage(); }
-
-void* Copy(const void* p) { return AsList(p)->Clone(); }
 
 // Redis 7.0 reports every list as a quicklist (listpack lists came with 7.2).
 const char* Encoding(const void*) { return "quicklist"; }
@@ -67,20 +60,15 @@ void* RdbLoad(uint32_t rdb_type, plinth_rdb_io_t* io) {
   return l;
 }
 
-const plinth_type_spec_t kSpec = [] {
-  plinth_type_spec_t t{};
-  t.struct_size = sizeof t;
-  t.name = "list";
-  t.free_payload = &FreePayload;
-  t.memory_usage = &MemoryUsage;
-  t.rdb_save = &RdbSave;
-  t.copy = &Copy;
+// QuickList names no encoding and has no effort count of its own: those two are set here.
+constexpr plinth_type_spec_t MakeSpec() {
+  plinth_type_spec_t t = sdk::ValueTypeSpec<QuickList, &RdbSave, &RdbLoad>("list", PLINTH_RDB_LIST);
   t.encoding = &Encoding;
   t.free_effort = &FreeEffort;
-  t.rdb_load = &RdbLoad;
-  t.rdb_type = PLINTH_RDB_LIST;
   return t;
-}();
+}
+
+sdk::ValueType list_type(MakeSpec());
 
 // Both names set the one node limit; during init the choice waits for both (see below).
 int32_t ApplyFill(void*, const char*, const char*, size_t, int64_t number, char*, size_t) {
@@ -95,18 +83,15 @@ int32_t ApplyCompress(void*, const char*, const char*, size_t, int64_t number, c
 
 }  // namespace
 
-uint32_t ListTypeId() { return g_type; }
+uint32_t ListTypeId() { return list_type.id(); }
 
 NodeLimit CurrentLimit() { return NodeLimit{g_fill.load(std::memory_order_relaxed)}; }
 
 int64_t CompressDepth() { return g_compress; }
 
-const plinth_type_spec_t& ListTypeSpecForTest() { return kSpec; }
+const plinth_type_spec_t& ListTypeSpecForTest() { return list_type.spec(); }
 
-bool RegisterListType() {
-  g_type = sdk::Api().type_register(sdk::Host::self, &kSpec);
-  return g_type != 0;
-}
+bool RegisterListType() { return list_type.Register(); }
 
 bool RegisterListOptions() {
   constexpr uint32_t kMut = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME;

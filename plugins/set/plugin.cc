@@ -78,10 +78,7 @@ bool RegisterOption() {
 bool Init() {
   if (!RegisterOption()) return false;
   SetMaxIntsetEntries(sdk::OptionInt(max_intset_option, 512));
-  uint32_t id = sdk::Api().type_register(sdk::Host::self, &SetTypeSpec());
-  if (id == 0) return false;
-  SetSetTypeId(id);
-  return sdk::RegisterCommands(kCommands);
+  return RegisterSetType() && sdk::RegisterCommands(kCommands);
 }
 
 }  // namespace

@@ -4,67 +4,37 @@
 
 #include <memory>
 #include <new>
+#include <plinth/value_type.hpp>
 
 #include "set/set_value.h"
 
 namespace plinth::set {
 namespace {
 
-uint32_t type_id = 0;
-
-size_t MemoryUsage(const void* payload) {
-  return static_cast<const SetValue*>(payload)->MemoryUsage();
-}
-
-const char* Encoding(const void* payload) {
-  return static_cast<const SetValue*>(payload)->EncodingName();
-}
-
-size_t FreeEffort(const void* payload) {
-  return static_cast<const SetValue*>(payload)->FreeEffort();
-}
-
 void Visit(const void* payload, plinth_member_fn fn, void* arg) {
   static_cast<const SetValue*>(payload)->ForEach(
       [&](std::string_view m) { fn(arg, m.data(), m.size(), 1.0); });
 }
 
-// The spec in the registration's struct; plain data, built once.
-plinth_type_spec_t MakeSpec() {
-  plinth_type_spec_t t{};
-  t.struct_size = sizeof t;
-  t.name = "set";
-  t.free_payload = &FreeSet;
-  t.memory_usage = &MemoryUsage;
-  t.rdb_save = &SaveSet;
-  t.copy = &CopySet;
-  t.encoding = &Encoding;
-  t.free_effort = &FreeEffort;
-  t.rdb_load = &LoadSet;
-  t.rdb_type = PLINTH_RDB_SET;
+constexpr plinth_type_spec_t MakeSpec() {
+  plinth_type_spec_t t = sdk::ValueTypeSpec<SetValue, &SaveSet, &LoadSet>("set", PLINTH_RDB_SET);
   t.visit = &Visit;
   return t;
 }
 
+sdk::ValueType set_type(MakeSpec());
+
 }  // namespace
 
-const plinth_type_spec_t& SetTypeSpec() {
-  static const plinth_type_spec_t spec = MakeSpec();
-  return spec;
-}
+const plinth_type_spec_t& SetTypeSpec() { return set_type.spec(); }
 
-uint32_t SetTypeId() { return type_id; }
-void SetSetTypeId(uint32_t id) { type_id = id; }
+bool RegisterSetType() { return set_type.Register(); }
 
-void FreeSet(void* payload) { delete static_cast<SetValue*>(payload); }
+uint32_t SetTypeId() { return set_type.id(); }
 
-void* CopySet(const void* payload) {
-  try {
-    return static_cast<const SetValue*>(payload)->Clone().release();
-  } catch (...) {
-    return nullptr;
-  }
-}
+void FreeSet(void* payload) { set_type.spec().free_payload(payload); }
+
+void* CopySet(const void* payload) { return set_type.spec().copy(payload); }
 
 int32_t SaveSet(const void* payload, plinth_rdb_io_t* io) {
   const SetValue* set = static_cast<const SetValue*>(payload);

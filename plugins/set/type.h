@@ -12,9 +12,10 @@ namespace plinth::set {
 
 // The spec to register (name "set", rdb_type PLINTH_RDB_SET).
 const plinth_type_spec_t& SetTypeSpec();
-// The type id type_register returned (0 before Init registered it).
+// Registers the type; false when the host refused it. Init only.
+bool RegisterSetType();
+// The type id type_register returned (0 before RegisterSetType).
 uint32_t SetTypeId();
-void SetSetTypeId(uint32_t id);
 
 // The callbacks, exposed for tests. payload is a SetValue*.
 int32_t SaveSet(const void* payload, plinth_rdb_io_t* io);

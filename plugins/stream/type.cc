@@ -1,17 +1,13 @@
 // The "stream" type callbacks (see type.h).
 #include "stream/type.h"
 
-#include <plinth/plugin.hpp>
+#include <plinth/value_type.hpp>
 
 #include "stream/rdb.h"
 #include "stream/stream.h"
 
 namespace plinth::stream {
 namespace {
-
-void FreePayload(void* p) { delete static_cast<Stream*>(p); }
-
-size_t MemoryUsage(const void* p) { return static_cast<const Stream*>(p)->MemoryUsage(); }
 
 size_t FreeEffort(const void* p) {
   const auto* s = static_cast<const Stream*>(p);
@@ -22,56 +18,23 @@ size_t FreeEffort(const void* p) {
 
 const char* Encoding(const void*) { return "stream"; }
 
-void* Copy(const void* p) {
-  try {
-    return new Stream(*static_cast<const Stream*>(p));
-  } catch (...) {
-    return nullptr;
-  }
-}
-
-int32_t Save(const void* p, plinth_rdb_io_t* io) {
-  return SaveStream(*static_cast<const Stream*>(p), io) ? PLINTH_OK : PLINTH_ERR;
-}
-
-void* Load(uint32_t rdb_type, plinth_rdb_io_t* io) {
-  try {
-    return LoadStream(rdb_type, io).release();
-  } catch (...) {
-    return nullptr;
-  }
-}
-
-plinth_type_spec_t MakeSpec() {
-  plinth_type_spec_t t{};
-  t.struct_size = sizeof t;
-  t.name = "stream";
-  t.free_payload = &FreePayload;
-  t.memory_usage = &MemoryUsage;
-  t.rdb_save = &Save;
-  t.copy = &Copy;
+// Stream is a plain struct: its encoding name and free effort are set here.
+constexpr plinth_type_spec_t MakeSpec() {
+  plinth_type_spec_t t =
+      sdk::ValueTypeSpec<Stream, &SaveStream, &LoadStream>("stream", PLINTH_RDB_STREAM_LISTPACKS_2);
   t.encoding = &Encoding;
   t.free_effort = &FreeEffort;
-  t.rdb_load = &Load;
-  t.rdb_type = PLINTH_RDB_STREAM_LISTPACKS_2;
   return t;
 }
 
+sdk::ValueType stream_type(MakeSpec());
+
 }  // namespace
 
-const plinth_type_spec_t& TypeSpec() {
-  static const plinth_type_spec_t spec = MakeSpec();
-  return spec;
-}
+const plinth_type_spec_t& TypeSpec() { return stream_type.spec(); }
 
-uint32_t& StreamTypeId() {
-  static uint32_t id = 0;
-  return id;
-}
+uint32_t StreamTypeId() { return stream_type.id(); }
 
-bool RegisterStreamType() {
-  StreamTypeId() = sdk::Api().type_register(sdk::Host::self, &TypeSpec());
-  return StreamTypeId() != 0;
-}
+bool RegisterStreamType() { return stream_type.Register(); }
 
 }  // namespace plinth::stream

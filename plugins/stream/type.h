@@ -13,7 +13,7 @@ namespace plinth::stream {
 // The type spec with every callback set (rdb_type PLINTH_RDB_STREAM_LISTPACKS_2). THREAD: any.
 const plinth_type_spec_t& TypeSpec();
 // The id type_register gave the type (0 before registration). Main thread.
-uint32_t& StreamTypeId();
+uint32_t StreamTypeId();
 // Registers the type; false when the host refused it. Init only.
 bool RegisterStreamType();
 

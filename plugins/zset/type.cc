@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
-#include <plinth/plugin.hpp>
+#include <plinth/value_type.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,22 +14,6 @@
 
 namespace plinth::zset {
 namespace {
-
-void FreePayload(void* p) { delete static_cast<ZSet*>(p); }
-
-size_t MemoryUsage(const void* p) { return static_cast<const ZSet*>(p)->MemoryUsage(); }
-
-size_t FreeEffort(const void* p) { return static_cast<const ZSet*>(p)->FreeEffort(); }
-
-const char* Encoding(const void* p) { return static_cast<const ZSet*>(p)->EncodingName(); }
-
-void* Copy(const void* p) {
-  try {
-    return new ZSet(*static_cast<const ZSet*>(p));
-  } catch (...) {
-    return nullptr;
-  }
-}
 
 int32_t RdbSave(const void* p, plinth_rdb_io_t* io) {
   const auto* z = static_cast<const ZSet*>(p);
@@ -82,37 +66,20 @@ void* RdbLoad(uint32_t rdb_type, plinth_rdb_io_t* io) {
   }
 }
 
-plinth_type_spec_t MakeSpec() {
-  plinth_type_spec_t t{};
-  t.struct_size = sizeof t;
-  t.name = "zset";
-  t.free_payload = &FreePayload;
-  t.memory_usage = &MemoryUsage;
-  t.rdb_save = &RdbSave;
-  t.copy = &Copy;
-  t.encoding = &Encoding;
-  t.free_effort = &FreeEffort;
-  t.rdb_load = &RdbLoad;
-  t.rdb_type = PLINTH_RDB_ZSET_2;
+constexpr plinth_type_spec_t MakeSpec() {
+  plinth_type_spec_t t = sdk::ValueTypeSpec<ZSet, &RdbSave, &RdbLoad>("zset", PLINTH_RDB_ZSET_2);
   t.visit = &Visit;
   return t;
 }
 
+sdk::ValueType zset_type(MakeSpec());
+
 }  // namespace
 
-const plinth_type_spec_t& TypeSpec() {
-  static const plinth_type_spec_t spec = MakeSpec();
-  return spec;
-}
+const plinth_type_spec_t& TypeSpec() { return zset_type.spec(); }
 
-uint32_t& ZsetTypeId() {
-  static uint32_t id = 0;
-  return id;
-}
+uint32_t ZsetTypeId() { return zset_type.id(); }
 
-bool RegisterZsetType() {
-  ZsetTypeId() = sdk::Api().type_register(sdk::Host::self, &TypeSpec());
-  return ZsetTypeId() != 0;
-}
+bool RegisterZsetType() { return zset_type.Register(); }
 
 }  // namespace plinth::zset

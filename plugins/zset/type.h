@@ -13,7 +13,7 @@ namespace plinth::zset {
 const plinth_type_spec_t& TypeSpec();
 
 // The id type_register gave the type (0 before registration). Main thread.
-uint32_t& ZsetTypeId();
+uint32_t ZsetTypeId();
 
 // Registers the type; false when the host refused it. Init only.
 bool RegisterZsetType();
