@@ -93,7 +93,7 @@ struct Host {
     consumer.name = "bench";
     consumer.on_batch = OnBatch;
     core.listeners.AddConsumer(&consumer, "bench");
-    core.CountActiveConsumers();
+    core.propagation.CountActiveConsumers();
     for (int bypass = 0; bypass < 2; ++bypass) {
       plinth_command_spec_t spec{};
       spec.struct_size = sizeof spec;
@@ -104,7 +104,7 @@ struct Host {
       spec.ctx = bypass ? &core : nullptr;
       core.registry.AddCommand(&spec, "bench");
     }
-    if (!core.Encoding()) {
+    if (!core.propagation.Encoding()) {
       std::fprintf(stderr, "replicate_bench: the stream is not encoding\n");
       std::exit(1);
     }
@@ -185,15 +185,17 @@ BENCHMARK(BM_Replicate<PLINTH_REPLICATE_NO_VALIDATE>)->Name("BM_Replicate_NoVali
 // The floor: the same effect straight into Core::Propagate (no ABI call, no checks).
 void BM_Stream_PlainAppend(benchmark::State& state) {
   Core& core = H().core;
-  for (uint64_t i = 0; i < 4 * kDrainEvery; ++i) core.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
+  for (uint64_t i = 0; i < 4 * kDrainEvery; ++i)
+    core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
   core.BeforeSleep();
   uint64_t i = 0;
   for (auto _ : state) {
-    core.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
+    core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
     if (++i % kDrainEvery == 0) core.BeforeSleep();
   }
   core.BeforeSleep();
-  CountAllocations(state, core, [&] { core.Propagate(0, "SET", 3, 3, kArgv, kArgvLen); });
+  CountAllocations(state, core,
+                   [&] { core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen); });
   core.BeforeSleep();
   state.SetItemsProcessed(state.iterations());
 }

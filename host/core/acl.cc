@@ -1,6 +1,5 @@
-// Access control as the host sees it: Core::AclCheck asks the ACL provider a plugin registered
-// (api/acl.cc) whether a client's user may run a command. The rules themselves are the
-// provider's; the host only asks it, and only for clients whose user it said is restricted.
+// Access control as the host sees it: Auth::Check asks the ACL provider a plugin registered
+// (api/acl.cc) whether a client's user may run a command (auth.h).
 #include <cstring>
 #include <string>
 
@@ -17,10 +16,10 @@ uint32_t ContextOf(const Session& s) {
 
 }  // namespace
 
-std::string Core::AclCheck(Session& s, Command* cmd, const Command* run, int32_t argc,
-                           const char* const* argv, const size_t* argvlen) {
+std::string Auth::Check(Core* core, Session& s, Command* cmd, const Command* run, int32_t argc,
+                        const char* const* argv, const size_t* argvlen) const {
   plinth_call call;
-  call.core = this;
+  call.core = core;
   call.session = &s;
   call.cmd = cmd;
   call.argc = argc;
@@ -29,7 +28,7 @@ std::string Core::AclCheck(Session& s, Command* cmd, const Command* run, int32_t
   call.db = s.db;
   const uint64_t user = s.user_id ? s.user_id : acl.default_user;
   char err[512] = "";
-  if (acl.provider.check(acl.provider.ctx, &call, user, run->id, ContextOf(s), err, sizeof err) ==
+  if (acl.spec.check(acl.spec.ctx, &call, user, run->id, ContextOf(s), err, sizeof err) ==
       PLINTH_OK)
     return std::string();
   return err[0] ? std::string(err)

@@ -16,12 +16,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "host/core/auth.h"
 #include "host/core/blocking.h"
 #include "host/core/db.h"
 #include "host/core/env.h"
 #include "host/core/evict.h"
 #include "host/core/hooks.h"
 #include "host/core/options.h"
+#include "host/core/propagation.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
 #include "host/core/stream.h"
@@ -135,13 +137,6 @@ class Core {
   // For requests executed back to back, such as a pipelined batch.
   void BeginRun();
   void EndRun() { run_ = false; }
-  // Appends one effect, head (when non-null) then argv[0..argc) run in db, to the encoded
-  // stream while a batch consumer is active (no-op otherwise). Within a command's unit, a
-  // second effect wraps the unit in MULTI ... EXEC (EndUnit closes it).
-  void Propagate(int32_t db, const char* head, size_t headlen, int32_t argc,
-                 const char* const* argv, const size_t* argvlen);
-  // Whether the stream is being encoded (some batch consumer is active).
-  bool Encoding() const { return batch_consumers_ != 0; }
   // Whether a command's handler is running (at any depth): a client closed now may have its
   // arguments in use, or sit in a plugin's loop, so the shell closes it after it returns.
   bool Executing() const { return exec_depth_ > 0; }
@@ -149,8 +144,6 @@ class Core {
   // before-sleep hooks. The shell calls it before it writes replies and before it polls; the
   // fake host after each command. Never inside a command (batches hold whole units).
   void BeforeSleep();
-  // Recounts the active batch consumers after one changed (stream_consumer_active).
-  void CountActiveConsumers();
   // Sets the access stamp new keys get (access.h) to now's; each command does it too.
   void RefreshAccessClock() { SetNewEntryStamp(AccessStampAt(evictor.access(), NowMs())); }
   // Deletes key in db because it expired, counting and propagating it as DEL.
@@ -169,9 +162,6 @@ class Core {
   }
   // Raises a keyspace event (keyspace_event) for every keyspace listener.
   void Notify(int32_t db, uint32_t type, const char* event, std::string_view key);
-  // Between these (EXEC), the unit is wrapped in MULTI ... EXEC whatever it holds.
-  void BeginExecUnit() { exec_unit_ = true; }
-  void EndExecUnit() { exec_unit_ = false; }
   // The core's share of a cron period of period_us (the server's cron, the fake host's clock):
   // the memory peak, the access clock, what eviction left to do, then active expiry within a
   // quarter of the period.
@@ -186,46 +176,10 @@ class Core {
   // Sends an error reply of the host itself ("CODE message": unknown command, arity, auth, a
   // protocol error) to sink and counts it.
   void SendError(ReplySink& sink, std::string_view msg);
-  // Whether s may run commands without AUTH.
-  bool Authenticated(const Session& s) const { return s.authenticated || !DefaultNeedsAuth(); }
 
-  // -- access control (acl.cc) --
+  // -- access control (auth.h, acl.cc) --
 
-  // The ACL provider (acl_provider_register) and its default user (acl_default_user).
-  struct Acl {
-    plinth_acl_provider_t provider{};
-    std::string owner;  // "": none registered
-    uint64_t default_user = 0;
-    bool default_restricted = false;
-    bool default_needs_auth = false;
-  };
-  Acl acl;
-  // Whether a client must authenticate before other commands: the provider's default user
-  // says, or without a provider, requirepass.
-  bool DefaultNeedsAuth() const {
-    return acl.owner.empty() ? has_password : acl.default_needs_auth;
-  }
-  // Whether s's commands go through the provider's check.
-  bool AclRestricted(const Session& s) const {
-    return !acl.owner.empty() && (s.user_id ? s.acl_restricted : acl.default_restricted);
-  }
-  // The provider's check of s's call argv of cmd, run being what runs it (cmd or the subcommand
-  // argv[1] names); "" when it may run, else the error reply.
-  std::string AclCheck(Session& s, Command* cmd, const Command* run, int32_t argc,
-                       const char* const* argv, const size_t* argvlen);
-  // enable-debug-command and enable-protected-configs (Redis's values; host_options.cc).
-  enum class ProtectedAction { kNo, kYes, kLocal };
-  static bool ActionAllows(ProtectedAction a, const Session& s) {
-    return a == ProtectedAction::kYes || (a == ProtectedAction::kLocal && s.local);
-  }
-  // enable-debug-command: whether s may run a PLINTH_CMD_PROTECTED command.
-  bool ProtectedAllowed(const Session& s) const { return ActionAllows(enable_debug_, s); }
-  // enable-protected-configs: whether s may CONFIG SET a PLINTH_OPT_PROTECTED option.
-  bool ProtectedConfigsAllowed(const Session& s) const {
-    return ActionAllows(enable_protected_configs_, s);
-  }
-  ProtectedAction enable_debug_ = ProtectedAction::kNo;
-  ProtectedAction enable_protected_configs_ = ProtectedAction::kNo;
+  Auth auth;
 
   // -- blocking commands (blocking.cc) --
 
@@ -317,13 +271,12 @@ class Core {
     if (used > peak_memory) peak_memory = used;
     return used;
   }
-  Stream stream;
-  int32_t loaders = 0;          // plugins loading now (server_set_loading): -LOADING
-  uint32_t shutdown_flags = 0;  // the shutdown under way's PLINTH_SHUTDOWN_* flags
-  int32_t child_pid = 0;        // the snapshot child fork_child made, 0: none
+  Propagation propagation{listeners};  // the stream and the units of the commands feeding it
+  int32_t loaders = 0;                 // plugins loading now (server_set_loading): -LOADING
+  uint32_t shutdown_flags = 0;         // the shutdown under way's PLINTH_SHUTDOWN_* flags
+  int32_t child_pid = 0;               // the snapshot child fork_child made, 0: none
   // Ids of internal clients count down from the top, away from the network clients' ids.
   uint64_t next_internal_id = ~uint64_t{0};
-  bool has_password = false;      // requirepass is set
   std::vector<Refusal> refusals;  // server_refuse: checked for clients' commands when non-empty
   bool expiry_passive = false;    // server_expiry_passive: keys expire by the stream's DEL only
   bool active_expire = true;      // server_active_expire (DEBUG SET-ACTIVE-EXPIRE)
@@ -350,12 +303,10 @@ class Core {
   int32_t exec_depth_ = 0;                   // Execute calls in progress
   int32_t rerun_state_ = PLINTH_BLOCK_NONE;  // the next Execute is a rerun of a blocked one
   bool rerun_reblocked_ = false;
-  bool serving_ = false;        // in ServeBlocked
-  bool busy_ = false;           // in ServeBusy: commands without PLINTH_CMD_ALLOW_BUSY refused
-  std::string busy_error_;      // what they get
-  size_t batch_consumers_ = 0;  // active consumers with on_batch: the stream is encoded
-  bool exec_unit_ = false;      // inside EXEC: effects are wrapped in MULTI/EXEC
-  bool oom_ = false;            // the last client command found memory over maxmemory
+  bool serving_ = false;    // in ServeBlocked
+  bool busy_ = false;       // in ServeBusy: commands without PLINTH_CMD_ALLOW_BUSY refused
+  std::string busy_error_;  // what they get
+  bool oom_ = false;        // the last client command found memory over maxmemory
   // The plugins' pauses, by plugin.
   struct Pause {
     uint32_t what;
@@ -377,17 +328,6 @@ class Core {
   // Evicts before a client's command (evict.h); rejects it with Redis's OOM error and returns
   // false when memory stays over maxmemory and cmd may grow it.
   bool MemoryAllows(Session& s, ReplySink& sink, Command* cmd);
-  // The execution unit of the top-level command running: what it propagates reaches the
-  // stream's consumers whole, wrapped in MULTI ... EXEC once it holds two effects or more.
-  struct Unit {
-    bool open = false;
-    bool multi = false;  // MULTI is in the stream: EndUnit appends EXEC
-    uint32_t effects = 0;
-    size_t mark = 0;  // where the first effect starts in the stream's pending bytes
-  };
-  Unit unit_;
-  // Closes the top-level command's unit.
-  void EndUnit();
   int64_t run_wall_us_ = 0;    // wall clock at BeginRun
   uint64_t run_start_us_ = 0;  // monotonic clock at BeginRun
   uint64_t run_last_us_ = 0;   // monotonic clock at the end of the run's last command

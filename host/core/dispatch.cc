@@ -52,54 +52,20 @@ void Queue(Transaction& t, int32_t argc, const char* const* argv, const size_t* 
 // The verbatim command, after the handler: a write command that changed the keyspace, or one
 // that asked for it (replicate_verbatim). What it emitted through replicate() is already in.
 void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before) {
-  if (!core.Encoding() || (call.cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
+  if (!core.propagation.Encoding() || (call.cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
       call.session->no_propagate)
     return;
   const bool changed = core.dirty != dirty_before && !call.replicated && !call.no_propagate &&
                        (call.cmd->spec.flags & PLINTH_CMD_WRITE);
   if (changed || call.verbatim)
-    core.Propagate(call.db, nullptr, 0, call.argc, call.argv, call.argvlen);
+    core.propagation.Propagate(call.db, nullptr, 0, call.argc, call.argv, call.argvlen);
 }
 
 }  // namespace
 
-void Core::Propagate(int32_t db, const char* head, size_t headlen, int32_t argc,
-                     const char* const* argv, const size_t* argvlen) {
-  if (!batch_consumers_) return;
-  if (unit_.open && !unit_.multi && (exec_unit_ || unit_.effects > 0)) {
-    unit_.multi = true;
-    if (unit_.effects > 0) {
-      stream.InsertMulti(unit_.mark);  // the unit's first effect turned out not to be its last
-    } else {
-      stream.Append(db, "MULTI", 5, 0, nullptr, nullptr);  // EXEC: wrapped whatever it holds
-    }
-  }
-  const size_t at = stream.Append(db, head, headlen, argc, argv, argvlen);
-  if (unit_.open && unit_.effects++ == 0) unit_.mark = at;
-}
-
-void Core::EndUnit() {
-  if (unit_.multi) stream.Append(stream.db(), "EXEC", 4, 0, nullptr, nullptr);
-  unit_ = Unit{};
-}
-
 void Core::BeforeSleep() {
-  if (stream.Pending()) {
-    const plinth_stream_batch_t batch = stream.Batch();
-    for (const StreamConsumer& sc : listeners.consumers)
-      if (sc.active && sc.spec.on_batch) sc.spec.on_batch(sc.spec.ctx, &batch);
-    stream.Delivered();
-  }
+  propagation.Deliver();
   for (const BeforeSleepHook& h : listeners.before_sleep) h.fn(h.ctx);
-}
-
-void Core::CountActiveConsumers() {
-  const size_t before = batch_consumers_;
-  batch_consumers_ = 0;
-  for (const StreamConsumer& sc : listeners.consumers)
-    batch_consumers_ += sc.active && sc.spec.on_batch;
-  // A consumer (re)starts: the database the stream was last in means nothing to it.
-  if (batch_consumers_ > before) stream.Reselect();
 }
 
 void Core::ExpireKey(int32_t db, std::string_view key) {
@@ -108,10 +74,10 @@ void Core::ExpireKey(int32_t db, std::string_view key) {
   stats.expired_keys++;
   dirty++;
   if (!listeners.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
-  if (!batch_consumers_) return;
+  if (!propagation.Encoding()) return;
   const char* argv[1] = {key.data()};
   const size_t lens[1] = {key.size()};
-  Propagate(db, "DEL", 3, 1, argv, lens);
+  propagation.Propagate(db, "DEL", 3, 1, argv, lens);
 }
 
 void Core::CountErrorReply(std::string_view msg) {
@@ -242,18 +208,18 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   }
   if (!cmd->ArityAllows(argc))
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
-  if (!Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
+  if (!auth.Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
   Command* run = cmd->subs.empty() ? cmd : Registry::Resolve(cmd, argc, argv, argvlen);
   if (((cmd->spec.flags | run->spec.flags) & PLINTH_CMD_PROTECTED) && !s.internal &&
-      !ProtectedAllowed(s))
+      !auth.DebugAllowed(s))
     return Reject(s, sink, cmd,
                   "ERR " + text::ToUpper(cmd->name) +
                       " command not allowed. If the enable-debug-command option is set to "
                       "\"local\", you can run it from a local connection, otherwise you need to "
                       "set this option in the configuration file, and then restart the server.");
-  if (AclRestricted(s)) {
-    const std::string denied = AclCheck(s, cmd, run, argc, argv, argvlen);
+  if (auth.Restricted(s)) {
+    const std::string denied = auth.Check(this, s, cmd, run, argc, argv, argvlen);
     if (!denied.empty()) return Reject(s, sink, cmd, denied);
   }
   if (busy_ && !(cmd->spec.flags & PLINTH_CMD_ALLOW_BUSY)) return Reject(s, sink, cmd, busy_error_);
@@ -313,8 +279,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   uint64_t dirty_before = dirty;
   run_ = false;  // a command its handler runs reads the clock itself
   exec_depth_++;
-  const bool top_unit = !unit_.open;  // a command run by another (EXEC) joins its unit
-  unit_.open = true;
+  const bool top_unit = propagation.OpenUnit();  // a command run by another (EXEC) joins its unit
   const Command* handler = run->spec.handler ? run : cmd;  // a subcommand's own, or its container's
   // A nested command's (EXEC's, a script's) caller is running_client again after it.
   const uint64_t outer_client = running_client;
@@ -345,7 +310,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
         cmd->name.c_str());
   if (call.error_reply) cmd->stats.failed++;
   PropagateCall(*this, call, dirty_before);
-  if (top_unit) EndUnit();
+  if (top_unit) propagation.CloseUnit();
   if (exec_depth_ == 0 && blocking.HasReady()) ServeBlocked();
 }
 

@@ -192,10 +192,10 @@ int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
   core_.KeyTouched(db, key);
   if (!core_.listeners.keyspace_listeners.empty())
     core_.Notify(db, PLINTH_NOTIFY_EVICTED, "evicted", key);
-  if (core_.Encoding()) {
+  if (core_.propagation.Encoding()) {
     const char* argv[1] = {key.data()};
     const size_t lens[1] = {key.size()};
-    core_.Propagate(db, "DEL", 3, 1, argv, lens);
+    core_.propagation.Propagate(db, "DEL", 3, 1, argv, lens);
   }
   return bytes;
 }

@@ -11,26 +11,24 @@ namespace {
 
 int32_t ApplyPassword(void* ctx, const char*, const char* v, size_t len, int64_t, char*, size_t) {
   Core& core = *static_cast<Core*>(ctx);
-  core.has_password = v && len > 0;
-  const plinth_acl_provider_t& p = core.acl.provider;
-  if (!core.acl.owner.empty() && p.requirepass) p.requirepass(p.ctx, v ? v : "", v ? len : 0);
+  core.auth.has_password = v && len > 0;
+  const plinth_acl_provider_t& p = core.auth.acl.spec;
+  if (!core.auth.acl.owner.empty() && p.requirepass) p.requirepass(p.ctx, v ? v : "", v ? len : 0);
   return PLINTH_OK;
 }
 
 // enable-debug-command and enable-protected-configs: "no|yes|local" (Redis's order, which its
-// error text lists) as a ProtectedAction.
-Core::ProtectedAction ActionOf(int64_t index) {
-  return index == 1   ? Core::ProtectedAction::kYes
-         : index == 2 ? Core::ProtectedAction::kLocal
-                      : Core::ProtectedAction::kNo;
+// error text lists) as a policy.
+Auth::Policy ActionOf(int64_t index) {
+  return index == 1 ? Auth::Policy::kYes : index == 2 ? Auth::Policy::kLocal : Auth::Policy::kNo;
 }
 int32_t ApplyDebug(void* ctx, const char*, const char*, size_t, int64_t number, char*, size_t) {
-  static_cast<Core*>(ctx)->enable_debug_ = ActionOf(number);
+  static_cast<Core*>(ctx)->auth.enable_debug = ActionOf(number);
   return PLINTH_OK;
 }
 int32_t ApplyProtectedConfigs(void* ctx, const char*, const char*, size_t, int64_t number, char*,
                               size_t) {
-  static_cast<Core*>(ctx)->enable_protected_configs_ = ActionOf(number);
+  static_cast<Core*>(ctx)->auth.enable_protected_configs = ActionOf(number);
   return PLINTH_OK;
 }
 

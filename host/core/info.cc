@@ -87,7 +87,7 @@ void Replication(Core& core, std::string& o) {
   Field(o, "role", "master");
   Field(o, "connected_slaves", 0);
   Field(o, "master_failover_state", "no-failover");
-  Field(o, "master_repl_offset", core.stream.Offset());
+  Field(o, "master_repl_offset", core.propagation.stream.Offset());
   Field(o, "repl_backlog_active", 0);
 }
 

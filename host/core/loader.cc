@@ -137,8 +137,8 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
     registry.RemoveOwner(plugin->name);
     endpoints.RemoveOwner(plugin->name);
     listeners.RemoveOwner(plugin->name);
-    if (acl.owner == plugin->name) acl = Acl();
-    CountActiveConsumers();
+    if (auth.acl.owner == plugin->name) auth.acl = Auth::Provider();
+    propagation.CountActiveConsumers();
     CountObservers();
     key_listeners_on = 0;  // recounted: the failed plugin's listeners are gone
     for (const KeyChangeListener& l : listeners.key_change_listeners) key_listeners_on += l.on;

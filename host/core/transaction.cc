@@ -138,7 +138,7 @@ void Exec(plinth_call_t* c, void* ctx) {
   c->replies = 1;
   t.active = false;  // what runs now runs, not queues
   t.executing = true;
-  core.BeginExecUnit();
+  core.propagation.BeginExecUnit();
   std::vector<const char*> argv;
   std::vector<size_t> lens;
   for (const std::vector<std::string>& args : t.queue) {
@@ -150,7 +150,7 @@ void Exec(plinth_call_t* c, void* ctx) {
     }
     core.Execute(s, *c->sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
   }
-  core.EndExecUnit();
+  core.propagation.EndExecUnit();
   t.executing = false;
   t.EndMulti();
   s.last_command = c->cmd;

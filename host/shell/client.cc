@@ -178,7 +178,7 @@ void ProcessInput(Client* c) {
   while (!c->session.close_after_reply && !c->closed && !c->session.block) {
     if (c->batch.requests.empty() && c->batch.error.empty()) {
       if (c->qpos >= c->qlen) break;
-      ParseBatch(c, core.Authenticated(c->session));
+      ParseBatch(c, core.auth.Authenticated(c->session));
       if (c->batch.requests.empty() && c->batch.error.empty()) break;
     }
     ExecuteBatch(c);
@@ -296,7 +296,7 @@ void ClientApplyRead(Client* c) {
 // Sets up c's read job: how to parse and its limit.
 static void PrepareRead(Client* c) {
   Shell& s = *c->shell;
-  c->rd.authed = s.core.Authenticated(c->session);
+  c->rd.authed = s.core.auth.Authenticated(c->session);
   c->ever_authed |= c->rd.authed;
   c->rd.parse = !c->session.block;
   c->rd.query_limit = s.limits.query_buffer;

@@ -359,7 +359,7 @@ void ClientFlushOutput(Client* c) {
   // No reply goes out before the effects of its command reached the stream's consumers
   // (appendfsync always makes them durable there).
   Core& core = c->shell->core;
-  if (core.stream.Pending()) core.BeforeSleep();
+  if (core.propagation.stream.Pending()) core.BeforeSleep();
   const bool have = ClientPrepareWrite(c);
   if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
   c->io_thread = 0;
@@ -394,7 +394,7 @@ bool ClientCheckOutputLimits(Client* c) {
   Core& core = c->shell->core;
   // One comparison on the request path: the client's authentication is looked at only past it.
   if (c->out_bytes > kUnauthOutputLimit && !c->ever_authed) {
-    c->ever_authed = core.Authenticated(s);
+    c->ever_authed = core.auth.Authenticated(s);
     if (!c->ever_authed) {
       core.Log(LogLevel::kWarning,
                "Client %s closed for overcoming of the output buffer limit of unauthenticated "

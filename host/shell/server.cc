@@ -84,7 +84,8 @@ void AcceptConnections(Listener* l) {
     s.core.stats.connections_received++;
     if (static_cast<int64_t>(s.clients.size()) >= s.limits.maxclients)
       Refuse(s, t, conn, "ERR max number of clients reached");
-    else if (s.limits.protected_mode && !s.core.DefaultNeedsAuth() && !(flags & PLINTH_CONN_LOCAL))
+    else if (s.limits.protected_mode && !s.core.auth.DefaultNeedsAuth() &&
+             !(flags & PLINTH_CONN_LOCAL))
       Refuse(s, t, conn, kProtectedMode);
     else
       ClientCreate(s, l->transport_id, conn, fd, peer, local, flags);

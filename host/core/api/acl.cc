@@ -15,7 +15,7 @@ namespace plinth::host {
 namespace {
 
 int32_t ClientAuthenticatedApi(plinth_call_t* c) {
-  return !c->session || c->core->Authenticated(*c->session) ? 1 : 0;
+  return !c->session || c->core->auth.Authenticated(*c->session) ? 1 : 0;
 }
 
 void ClientSetAuthenticated(plinth_call_t* c, int32_t yes) {
@@ -25,27 +25,27 @@ void ClientSetAuthenticated(plinth_call_t* c, int32_t yes) {
 int32_t AclProviderRegister(plinth_plugin_t* self, const plinth_acl_provider_t* p) {
   if (!InInit(self, "acl_provider_register")) return PLINTH_ERR;
   Core& core = *self->core;
-  if (!core.acl.owner.empty()) {
+  if (!core.auth.acl.owner.empty()) {
     core.Log(LogLevel::kWarning, "plugin '%s': the ACL provider is already '%s'",
-             self->name.c_str(), core.acl.owner.c_str());
+             self->name.c_str(), core.auth.acl.owner.c_str());
     return PLINTH_ERR;
   }
   plinth_acl_provider_t copy{};
   if (!CopySpec(&copy, p) || !copy.authenticate || !copy.check || !copy.check_key ||
       !copy.user_name || !copy.user_exists)
     return PLINTH_ERR;
-  core.acl.provider = copy;
-  core.acl.owner = self->name;
+  core.auth.acl.spec = copy;
+  core.auth.acl.owner = self->name;
   return PLINTH_OK;
 }
 
 void AclUserUpdate(plinth_plugin_t* self, uint64_t user_id, int32_t restricted, int32_t close,
                    int32_t needs_auth) {
   Core& core = *self->core;
-  if (core.acl.owner != self->name) return;
-  if (user_id == core.acl.default_user) {
-    core.acl.default_restricted = restricted != 0;
-    core.acl.default_needs_auth = needs_auth != 0;
+  if (core.auth.acl.owner != self->name) return;
+  if (user_id == core.auth.acl.default_user) {
+    core.auth.acl.default_restricted = restricted != 0;
+    core.auth.acl.default_needs_auth = needs_auth != 0;
   }
   std::vector<uint64_t> victims;
   core.env().ForEachSession([&](Session& s) {
@@ -59,10 +59,10 @@ void AclUserUpdate(plinth_plugin_t* self, uint64_t user_id, int32_t restricted, 
 void AclDefaultUser(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,
                     int32_t needs_auth) {
   Core& core = *self->core;
-  if (core.acl.owner != self->name) return;
-  core.acl.default_user = user_id;
-  core.acl.default_restricted = restricted != 0;
-  core.acl.default_needs_auth = needs_auth != 0;
+  if (core.auth.acl.owner != self->name) return;
+  core.auth.acl.default_user = user_id;
+  core.auth.acl.default_restricted = restricted != 0;
+  core.auth.acl.default_needs_auth = needs_auth != 0;
 }
 
 int32_t ClientAuthenticate(plinth_call_t* c, const char* user, size_t ulen, const char* pass,
@@ -70,13 +70,13 @@ int32_t ClientAuthenticate(plinth_call_t* c, const char* user, size_t ulen, cons
   Core& core = *c->core;
   Session* s = c->session;
   if (!s || !pass) return PLINTH_ERR;
-  if (!core.acl.owner.empty()) {
+  if (!core.auth.acl.owner.empty()) {
     uint64_t id = 0;
     int32_t restricted = 0;
-    const int32_t rc = core.acl.provider.authenticate(core.acl.provider.ctx, c, user, ulen, pass,
-                                                      plen, &id, &restricted);
+    const int32_t rc = core.auth.acl.spec.authenticate(core.auth.acl.spec.ctx, c, user, ulen, pass,
+                                                       plen, &id, &restricted);
     if (rc != PLINTH_OK) return rc;
-    const char* name = core.acl.provider.user_name(core.acl.provider.ctx, id);
+    const char* name = core.auth.acl.spec.user_name(core.auth.acl.spec.ctx, id);
     s->user_id = id;
     s->acl_restricted = restricted != 0;
     s->user = name ? name : "";
@@ -100,12 +100,12 @@ uint64_t ClientUser(plinth_call_t* c, const char** name) {
 int32_t AclCheckCommand(plinth_call_t* c, int32_t argc, const char* const* argv,
                         const size_t* argvlen, char* err, size_t errcap) {
   Core& core = *c->core;
-  if (!c->session || !core.AclRestricted(*c->session)) return PLINTH_OK;
+  if (!c->session || !core.auth.Restricted(*c->session)) return PLINTH_OK;
   Command* cmd =
       argc > 0 ? core.registry.FindCommand(std::string_view(argv[0], argvlen[0])) : nullptr;
   const std::string denied =
-      cmd ? core.AclCheck(*c->session, cmd, Registry::Resolve(cmd, argc, argv, argvlen), argc, argv,
-                          argvlen)
+      cmd ? core.auth.Check(&core, *c->session, cmd, Registry::Resolve(cmd, argc, argv, argvlen),
+                            argc, argv, argvlen)
           : "ERR unknown command";
   if (denied.empty()) return PLINTH_OK;
   if (err && errcap) std::snprintf(err, errcap, "%s", denied.c_str());
@@ -114,17 +114,17 @@ int32_t AclCheckCommand(plinth_call_t* c, int32_t argc, const char* const* argv,
 
 int32_t AclCheckKey(plinth_call_t* c, const char* key, size_t len, uint32_t flags) {
   Core& core = *c->core;
-  if (!c->session || !core.AclRestricted(*c->session)) return PLINTH_OK;
+  if (!c->session || !core.auth.Restricted(*c->session)) return PLINTH_OK;
   const Session& s = *c->session;
-  const uint64_t user = s.user_id ? s.user_id : core.acl.default_user;
-  return core.acl.provider.check_key(core.acl.provider.ctx, user, key, len, flags);
+  const uint64_t user = s.user_id ? s.user_id : core.auth.acl.default_user;
+  return core.auth.acl.spec.check_key(core.auth.acl.spec.ctx, user, key, len, flags);
 }
 
 int32_t AclUserExists(plinth_plugin_t* self, const char* name, size_t len) {
   const Core& core = *self->core;
   const std::string_view n = name ? std::string_view(name, len) : std::string_view();
-  if (core.acl.owner.empty()) return n == "default" ? 1 : 0;
-  return core.acl.provider.user_exists(core.acl.provider.ctx, n.data(), n.size()) ? 1 : 0;
+  if (core.auth.acl.owner.empty()) return n == "default" ? 1 : 0;
+  return core.auth.acl.spec.user_exists(core.auth.acl.spec.ctx, n.data(), n.size()) ? 1 : 0;
 }
 
 }  // namespace

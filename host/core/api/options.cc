@@ -42,7 +42,7 @@ int32_t ConfigSet(plinth_call_t* c, const char* name, size_t nlen, const char* v
   // A protected option: only when enable-protected-configs allows the client (a call with no
   // client, or a plugin's internal client, is the host's or that plugin's own, which may).
   const bool protected_ok =
-      !c->session || c->session->internal || c->core->ProtectedConfigsAllowed(*c->session);
+      !c->session || c->session->internal || c->core->auth.ConfigAllowed(*c->session);
   if (c->core->options.Set({name, nlen}, {value, vlen}, true, &why, protected_ok)) return PLINTH_OK;
   if (err && errlen) std::snprintf(err, errlen, "%s", why.c_str());
   return PLINTH_ERR;

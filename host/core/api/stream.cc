@@ -16,16 +16,16 @@ namespace {
 
 void NoPropagate(plinth_call_t* c) { c->no_propagate = true; }
 
-uint64_t StreamOffset(plinth_plugin_t* self) { return self->core->stream.Offset(); }
+uint64_t StreamOffset(plinth_plugin_t* self) { return self->core->propagation.stream.Offset(); }
 
-void StreamReselect(plinth_plugin_t* self) { self->core->stream.Reselect(); }
+void StreamReselect(plinth_plugin_t* self) { self->core->propagation.stream.Reselect(); }
 
 void StreamConsumerActive(plinth_plugin_t* self, int32_t on) {
   Core& core = *self->core;
   core.AssertMainThread("stream_consumer_active");
   for (StreamConsumer& sc : core.listeners.consumers)
     if (sc.owner == self->name) sc.active = on != 0;
-  core.CountActiveConsumers();
+  core.propagation.CountActiveConsumers();
 }
 
 uint64_t ServerDirty(plinth_plugin_t* self) { return self->core->dirty; }
@@ -76,8 +76,8 @@ bool ReplicateCheck(Core& core, uint32_t flags, const char* command, size_t* len
 // missing name is empty, missing arrays mean no arguments, a NULL argument is empty.
 void Append(Core& core, int32_t db, const char* command, size_t len, int32_t argc,
             const char* const* argv, const size_t* argvlen) {
-  core.Propagate(db, command ? command : "", len, argv && argvlen ? std::max(argc, 0) : 0, argv,
-                 argvlen);
+  core.propagation.Propagate(db, command ? command : "", len,
+                             argv && argvlen ? std::max(argc, 0) : 0, argv, argvlen);
 }
 
 int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t argc,
@@ -86,7 +86,7 @@ int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t
   size_t len = 0;
   if (!ReplicateCheck(core, flags, command, &len, argc, argv, argvlen)) return PLINTH_ERR;
   c->replicated = true;
-  if (!core.Encoding() || (c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) ||
+  if (!core.propagation.Encoding() || (c->cmd && (c->cmd->spec.flags & PLINTH_CMD_NOPROPAGATE)) ||
       (c->session && c->session->no_propagate))
     return PLINTH_OK;
   Append(core, c->db, command, len, argc, argv, argvlen);
@@ -109,7 +109,7 @@ void ReplicateVerbatim(plinth_call_t* c) { c->verbatim = true; }
 int32_t ConsumerRegister(plinth_plugin_t* self, const plinth_stream_consumer_spec_t* spec) {
   if (!InInit(self, "stream_consumer_register")) return PLINTH_ERR;
   const int32_t r = Refused(self, self->core->listeners.AddConsumer(spec, self->name));
-  self->core->CountActiveConsumers();
+  self->core->propagation.CountActiveConsumers();
   return r;
 }
 

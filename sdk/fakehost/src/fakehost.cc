@@ -144,7 +144,7 @@ struct FakeHost::Impl {
     spec.ctx = &propagated;
     spec.on_batch = OnBatch;
     core.listeners.AddConsumer(&spec, "");
-    core.CountActiveConsumers();
+    core.propagation.CountActiveConsumers();
   }
 
   ~Impl() { static_cast<void>(clients[1].release()); }  // main_client is a member, not owned
