@@ -1,14 +1,15 @@
 // The parts of Parker that fence, sleep or wake: announcing a park, parking and waking, over a
-// futex (Linux) or a mutex and condition variable (PLINTH_PARK_CONDVAR, and off Linux).
+// futex (Linux) or a mutex and condition variable (PLINTH_PARK=condvar, and off Linux).
 #include "host/shell/io/parker.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #ifdef __linux__
-#include <sched.h>
-#endif
-#ifndef PLINTH_PARKER_USES_CONDVAR
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -63,7 +64,31 @@ bool OnOneCpu() {
 #endif
 }
 
-#ifndef PLINTH_PARKER_USES_CONDVAR
+// The mode a parker can use: any on Linux, the condition variable elsewhere (no futex).
+ParkMode Usable(ParkMode mode) {
+#ifdef __linux__
+  return mode;
+#else
+  static_cast<void>(mode);
+  return ParkMode::kCondvar;
+#endif
+}
+
+ParkMode ModeFromEnvironment() {
+#ifndef __linux__
+  return ParkMode::kCondvar;
+#else
+  const char* value = std::getenv("PLINTH_PARK");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "futex") == 0) {
+    return ParkMode::kFutex;
+  }
+  if (std::strcmp(value, "condvar") == 0) return ParkMode::kCondvar;
+  std::fprintf(stderr, "PLINTH_PARK=%s is neither futex nor condvar; parking on a futex\n", value);
+  return ParkMode::kFutex;
+#endif
+}
+
+#ifdef __linux__
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
               "the futex word must be a plain 32-bit integer");
@@ -75,8 +100,14 @@ long Futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* 
 
 }  // namespace
 
-Parker::Parker(ParkerOptions options)
+ParkMode DefaultParkMode() {
+  static const ParkMode mode = ModeFromEnvironment();
+  return mode;
+}
+
+Parker::Parker(ParkerOptions options, ParkMode mode)
     : options_(Checked(options)),
+      mode_(Usable(mode)),
       spin_budget_ns_(options_.min_spin.count()),
       one_cpu_(OnOneCpu()) {}
 
@@ -135,9 +166,28 @@ void Parker::Park(int64_t deadline_ns) {
   }
 }
 
-#ifndef PLINTH_PARKER_USES_CONDVAR
-
+// One predictable branch on the sleeping and waking side only (the mode never changes); the
+// waiter's spin and a Wake that finds the waiter running never look at it.
 bool Parker::SleepWhileParked(int64_t deadline_ns) {
+  return mode_ == ParkMode::kFutex ? FutexSleepWhileParked(deadline_ns)
+                                   : CondvarSleepWhileParked(deadline_ns);
+}
+
+void Parker::WakeSleeper() {
+#ifdef __linux__
+  if (mode_ == ParkMode::kFutex) {
+    Futex(&state_, FUTEX_WAKE_PRIVATE, 1, nullptr);
+    return;
+  }
+#endif
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  cv_.notify_one();
+}
+
+bool Parker::FutexSleepWhileParked(int64_t deadline_ns) {
+#ifndef __linux__
+  return CondvarSleepWhileParked(deadline_ns);  // never reached: the constructor chose it
+#else
   // Acquire: pairs with the waker's exchange, so ready() sees what it wrote before Wake().
   while (state_.load(std::memory_order_acquire) == kParked) {
     timespec ts;
@@ -154,13 +204,10 @@ bool Parker::SleepWhileParked(int64_t deadline_ns) {
     Futex(&state_, FUTEX_WAIT_PRIVATE, kParked, timeout);
   }
   return true;
+#endif
 }
 
-void Parker::WakeSleeper() { Futex(&state_, FUTEX_WAKE_PRIVATE, 1, nullptr); }
-
-#else  // PLINTH_PARKER_USES_CONDVAR
-
-bool Parker::SleepWhileParked(int64_t deadline_ns) {
+bool Parker::CondvarSleepWhileParked(int64_t deadline_ns) {
   std::unique_lock<std::mutex> lock(mutex_);
   // Checked under the mutex, which the waker takes after changing the state and before it
   // notifies: either this sees running, or the waiter is already waiting when notified.
@@ -178,13 +225,6 @@ bool Parker::SleepWhileParked(int64_t deadline_ns) {
   }
   return true;
 }
-
-void Parker::WakeSleeper() {
-  { std::lock_guard<std::mutex> lock(mutex_); }
-  cv_.notify_one();
-}
-
-#endif  // PLINTH_PARKER_USES_CONDVAR
 
 void Parker::Wake() {
   StoreLoadFence();

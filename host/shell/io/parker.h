@@ -1,23 +1,29 @@
 // Where one thread waits for work another thread hands it: the waiter spins for an adaptive
-// budget, then sleeps on a futex (a condition variable when built with PLINTH_PARK_CONDVAR, or
-// off Linux) until a waker calls Wake(). A waker makes a syscall only when the waiter is asleep.
+// budget, then sleeps on a futex (a condition variable when PLINTH_PARK=condvar is in the
+// environment at startup, or off Linux) until a waker calls Wake(). A waker makes a syscall only
+// when the waiter is asleep.
 // THREAD: one waiter (the only thread that calls Wait/TryWaitFor), any number of wakers.
 // docs/io-threads.md describes the protocol.
 #pragma once
 
 #include <atomic>
 #include <chrono>
-#include <cstdint>
-
-#if defined(PLINTH_PARK_CONDVAR) || !defined(__linux__)
-#define PLINTH_PARKER_USES_CONDVAR 1
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
-#endif
 
 #include "host/shell/io/cpu.h"
 
 namespace plinth::host {
+
+// Where a parked waiter sleeps: on a futex on its state word, or on a mutex and condition
+// variable (the fallback, and the only choice off Linux).
+enum class ParkMode : uint8_t { kFutex, kCondvar };
+
+// The process's mode: kCondvar when the environment variable PLINTH_PARK is "condvar" (read once,
+// the first time this is called), or off Linux; kFutex otherwise. An unknown value of PLINTH_PARK
+// is reported on stderr once and ignored. OWNERSHIP: none. THREAD: any.
+ParkMode DefaultParkMode();
 
 // Bounds of the adaptive spin. The defaults need no tuning (docs/io-threads.md says why);
 // max_spin = 0 never spins, min_spin = max_spin fixes the budget.
@@ -39,9 +45,9 @@ struct ParkerStats {
 class Parker {
  public:
   // A parker whose waiter is running, with the spin budget at options.min_spin (bounds out of
-  // order are clamped: max_spin to [0, 1 h], min_spin to [0, max_spin]). OWNERSHIP: copies
-  // "options". THREAD: any.
-  explicit Parker(ParkerOptions options = {});
+  // order are clamped: max_spin to [0, 1 h], min_spin to [0, max_spin]), sleeping as "mode"
+  // says (kFutex is taken as kCondvar off Linux). OWNERSHIP: copies "options". THREAD: any.
+  explicit Parker(ParkerOptions options = {}, ParkMode mode = DefaultParkMode());
   // THREAD: no thread may be in Wait or Wake, nor enter them after.
   ~Parker();
   Parker(const Parker&) = delete;
@@ -73,6 +79,8 @@ class Parker {
 
   // The counters, read with relaxed loads. OWNERSHIP: returns a copy. THREAD: any.
   ParkerStats Stats() const;
+  // How this parker sleeps. OWNERSHIP: none. THREAD: any.
+  ParkMode mode() const { return mode_; }
 
   // The adaptive rule: the spin budget after a park that a waker (not a timeout) ended
   // "slept_ns" after it began. "waker_shared_cpu": the waker ran on the CPU the waiter spun on,
@@ -102,6 +110,8 @@ class Parker {
   void Park(int64_t deadline_ns);
   // Sleeps while the state is parked. Returns false when the deadline passed first.
   bool SleepWhileParked(int64_t deadline_ns);
+  bool FutexSleepWhileParked(int64_t deadline_ns);
+  bool CondvarSleepWhileParked(int64_t deadline_ns);
   void WakeSleeper();
   void Grow();
 
@@ -109,6 +119,7 @@ class Parker {
   // that ends a park. The futex sleeps on it.
   alignas(kCacheLineSize) std::atomic<uint32_t> state_{kRunning};
   const ParkerOptions options_;
+  const ParkMode mode_;
   // Written by the waiter only.
   alignas(kCacheLineSize) std::atomic<int64_t> spin_budget_ns_;
   // The waiter may run on one CPU only (taskset, cgroup cpuset): no waker can run while it
@@ -120,11 +131,10 @@ class Parker {
   alignas(kCacheLineSize) std::atomic<uint64_t> wakes_issued_{0};
   std::atomic<uint64_t> wakes_skipped_{0};
   std::atomic<int> waker_cpu_{-1};  // where the last wake syscall came from; -1: unknown
-#ifdef PLINTH_PARKER_USES_CONDVAR
-  // Where the fallback sleeps; taken only by a waiter going to sleep and a waker waking it.
+  // Where the condition-variable mode sleeps; taken only by a waiter going to sleep and a waker
+  // waking it. Unused by the futex mode.
   std::mutex mutex_;
   std::condition_variable cv_;
-#endif
 };
 
 template <typename Ready>

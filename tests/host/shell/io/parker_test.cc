@@ -1,6 +1,7 @@
 // Parker: the adaptive spin rule, timeouts, no wake-up lost across 100k park/wake rounds, an idle
-// waiter that sleeps instead of spinning, and a busy pair that makes no wake syscalls. Built
-// under TSan in CI (label "threaded"), with the futex and with PLINTH_PARK_CONDVAR.
+// waiter that sleeps instead of spinning, and a busy pair that makes no wake syscalls. Every case
+// with a parker runs twice, sleeping on the futex and on the condition variable (the names end
+// in <FutexPark> and <CondvarPark>). Built under TSan in CI (label "threaded").
 #include "host/shell/io/parker.h"
 
 #include <doctest/doctest.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,6 +29,7 @@ using namespace std::chrono_literals;
 using plinth::host::Parker;
 using plinth::host::ParkerOptions;
 using plinth::host::ParkerStats;
+using plinth::host::ParkMode;
 
 // A lost wake-up hangs both threads; this turns the hang into a failure with a message.
 class Watchdog {
@@ -66,6 +69,14 @@ void Dawdle(uint32_t& rng) {
   for (uint32_t i = rng % 64; i > 0; --i) plinth::host::CpuRelax();
 }
 
+// The two ways to sleep, as types for TEST_CASE_TEMPLATE.
+struct FutexPark {
+  static constexpr ParkMode kMode = ParkMode::kFutex;
+};
+struct CondvarPark {
+  static constexpr ParkMode kMode = ParkMode::kCondvar;
+};
+
 int64_t ThreadCpuNs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -82,6 +93,18 @@ int64_t ReportedBudget(int64_t floor_ns) {
 }
 
 }  // namespace
+
+TYPE_TO_STRING(FutexPark);
+TYPE_TO_STRING(CondvarPark);
+#define PARK_MODES FutexPark, CondvarPark
+
+TEST_CASE("parker: the default mode follows PLINTH_PARK in the environment") {
+  // .ci/test.sh runs the threaded tests once without it and once with PLINTH_PARK=condvar.
+  const char* value = std::getenv("PLINTH_PARK");
+  const bool condvar = value != nullptr && std::string_view(value) == "condvar";
+  CHECK(plinth::host::DefaultParkMode() == (condvar ? ParkMode::kCondvar : ParkMode::kFutex));
+  CHECK(Parker().mode() == plinth::host::DefaultParkMode());
+}
 
 TEST_CASE("parker: the spin budget doubles after a park a waker ended soon, up to its ceiling") {
   const ParkerOptions options{2us, 32us};
@@ -108,14 +131,18 @@ TEST_CASE("parker: a quick wake from the CPU the waiter spun on shrinks the spin
   CHECK(Parker::NextSpinBudget(2'000, 3'000, true, options) == 2'000);
 }
 
-TEST_CASE("parker: a new parker starts at the floor of its spin budget") {
-  CHECK(Parker().Stats().spin_budget_ns == ReportedBudget(2'000));
-  CHECK(Parker(ParkerOptions{5us, 1us}).Stats().spin_budget_ns ==
+TEST_CASE_TEMPLATE("parker: a new parker starts at the floor of its spin budget", Mode,
+                   PARK_MODES) {
+  const Parker parker({}, Mode::kMode);
+  CHECK(parker.mode() == Mode::kMode);
+  CHECK(parker.Stats().spin_budget_ns == ReportedBudget(2'000));
+  CHECK(Parker(ParkerOptions{5us, 1us}, Mode::kMode).Stats().spin_budget_ns ==
         ReportedBudget(1'000));  // floor above ceiling
 }
 
-TEST_CASE("parker: a zero timeout checks once and never spins or parks") {
-  Parker parker;
+TEST_CASE_TEMPLATE("parker: a zero timeout checks once and never spins or parks", Mode,
+                   PARK_MODES) {
+  Parker parker({}, Mode::kMode);
   int checks = 0;
   CHECK_FALSE(parker.TryWaitFor([&] { return ++checks > 1; }, 0ns));
   CHECK(checks == 1);
@@ -125,8 +152,9 @@ TEST_CASE("parker: a zero timeout checks once and never spins or parks") {
   CHECK(stats.spin_hits == 0);
 }
 
-TEST_CASE("parker: TryWaitFor parks once and gives up at its timeout when nobody wakes it") {
-  Parker parker;
+TEST_CASE_TEMPLATE("parker: TryWaitFor parks once and gives up at its timeout when nobody wakes it",
+                   Mode, PARK_MODES) {
+  Parker parker({}, Mode::kMode);
   const auto start = std::chrono::steady_clock::now();
   CHECK_FALSE(parker.TryWaitFor([] { return false; }, 20ms));
   CHECK(std::chrono::steady_clock::now() - start >= 20ms);
@@ -135,8 +163,9 @@ TEST_CASE("parker: TryWaitFor parks once and gives up at its timeout when nobody
   CHECK(stats.spin_budget_ns == ReportedBudget(2'000));  // a timeout is no evidence either way
 }
 
-TEST_CASE("parker: TryWaitFor with an endless timeout returns once woken") {
-  Parker parker;
+TEST_CASE_TEMPLATE("parker: TryWaitFor with an endless timeout returns once woken", Mode,
+                   PARK_MODES) {
+  Parker parker({}, Mode::kMode);
   std::atomic<bool> go{false};
   std::thread waker([&] {
     while (parker.Stats().parks == 0) std::this_thread::sleep_for(1ms);
@@ -149,8 +178,10 @@ TEST_CASE("parker: TryWaitFor with an endless timeout returns once woken") {
   CHECK(parker.Stats().wakes_issued == 1);
 }
 
-TEST_CASE("parker: wakers on four threads never leave the waiter asleep with work pending") {
-  Parker parker(ParkerOptions{0ns, 0ns});  // no spin: the wakers race with real parks
+TEST_CASE_TEMPLATE("parker: wakers on four threads never leave the waiter asleep with work pending",
+                   Mode, PARK_MODES) {
+  // No spin: the wakers race with real parks.
+  Parker parker(ParkerOptions{0ns, 0ns}, Mode::kMode);
   constexpr uint64_t kThreads = 4, kEach = 25'000;
   std::atomic<uint64_t> posted{0};
   Watchdog watchdog("parker with four wakers", 60s);
@@ -173,7 +204,8 @@ TEST_CASE("parker: wakers on four threads never leave the waiter asleep with wor
   CHECK(stats.wakes_issued <= stats.parks);
 }
 
-TEST_CASE("parker: no wake-up is lost across 100k park/wake rounds between two threads") {
+TEST_CASE_TEMPLATE("parker: no wake-up is lost across 100k park/wake rounds between two threads",
+                   Mode, PARK_MODES) {
   ParkerOptions options;
   bool slow_check = false;
   SUBCASE("never spinning, so every wait parks") { options = ParkerOptions{0ns, 0ns}; }
@@ -183,7 +215,7 @@ TEST_CASE("parker: no wake-up is lost across 100k park/wake rounds between two t
   }
   SUBCASE("default adaptive spin") {}
   constexpr uint64_t kRounds = 100'000;
-  Parker main_parker(options), echo_parker(options);
+  Parker main_parker(options, Mode::kMode), echo_parker(options, Mode::kMode);
   std::atomic<uint64_t> turn{0};  // odd: the echo thread's turn, even: the main thread's
   // True once "turn" reaches "want"; dawdles after reading when slow_check is set.
   auto reached = [&](uint64_t want, uint32_t& rng) {
@@ -218,8 +250,9 @@ TEST_CASE("parker: no wake-up is lost across 100k park/wake rounds between two t
   if (options.max_spin == 0ns) CHECK(parks > 0);
 }
 
-TEST_CASE("parker: an idle waiter parks instead of spinning and costs almost no CPU") {
-  Parker parker;
+TEST_CASE_TEMPLATE("parker: an idle waiter parks instead of spinning and costs almost no CPU", Mode,
+                   PARK_MODES) {
+  Parker parker({}, Mode::kMode);
   std::atomic<bool> go{false};
   std::atomic<int64_t> cpu_ns{-1};
   std::thread waiter([&] {
@@ -240,11 +273,13 @@ TEST_CASE("parker: an idle waiter parks instead of spinning and costs almost no 
   CHECK(stats.wakes_issued == 1);
 }
 
-TEST_CASE("parker: a busy pair makes no wake syscalls while the waiter finds work in its spin") {
+TEST_CASE_TEMPLATE(
+    "parker: a busy pair makes no wake syscalls while the waiter finds work in its spin", Mode,
+    PARK_MODES) {
   // A budget far longer than any gap the producer leaves, even when it is descheduled, so every
   // wait ends in its spin and the test checks the waker's side: Wake must then skip the syscall.
   if (ReportedBudget(1) == 0) return;  // one CPU: the producer cannot run while the waiter spins
-  Parker parker(ParkerOptions{10s, 10s});
+  Parker parker(ParkerOptions{10s, 10s}, Mode::kMode);
   plinth::host::SpscRing<uint64_t> ring(64);
   constexpr uint64_t kItems = 20'000;
   bool in_order = true;
@@ -276,14 +311,14 @@ TEST_CASE("parker: a busy pair makes no wake syscalls while the waiter finds wor
 // waiter spins, so a waiter stops spinning after its first park and reports a zero budget. One
 // side may never park at all: when the kernel runs the woken thread at once, its reply is
 // ready before the waker waits.
-TEST_CASE("parker: a waiter confined to one CPU does not spin") {
+TEST_CASE_TEMPLATE("parker: a waiter confined to one CPU does not spin", Mode, PARK_MODES) {
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(sched_getcpu(), &one);
   auto pin = [&one] { return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0; };
   constexpr uint64_t kRounds = 200;
   std::atomic<uint64_t> turn{0};
-  Parker echo_parker, main_parker;
+  Parker echo_parker({}, Mode::kMode), main_parker({}, Mode::kMode);
   Watchdog watchdog("one-CPU ping-pong", 60s);
   bool echo_pinned = false;
   std::thread echo([&] {
