@@ -43,7 +43,7 @@ struct Host {
     s.options.SetPending("loglevel", "warning");
     std::string err;
     if (!shell.RegisterOptions(&err) ||
-        !s.LoadPlugin(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
+        !s.plugins.Load(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
       std::fprintf(stderr, "dispatch_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);
     }

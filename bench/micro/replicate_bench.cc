@@ -51,7 +51,7 @@ void OnBatch(void*, const plinth_stream_batch_t* b) { stream_bytes += b->len; }
 
 // The ctr example's CTR.TRANSFER effects, from a handler, validated (ctx null) or bypassed.
 void Transfer(plinth_call_t* call, void* ctx) {
-  const plinth_host_api_t* api = call->core->api;
+  const plinth_host_api_t* api = call->core->plugins.api;
   const uint32_t flags = ctx ? PLINTH_REPLICATE_NO_VALIDATE : 0;
   const char* dec[2] = {"account:alice", "30"};
   const size_t dec_len[2] = {13, 2};
@@ -83,7 +83,7 @@ struct Host {
     core.options.SetPending("loglevel", "warning");
     std::string err;
     if (!shell.RegisterOptions(&err) ||
-        !core.LoadPlugin(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
+        !core.plugins.Load(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
       std::fprintf(stderr, "replicate_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);
     }
@@ -153,7 +153,7 @@ const size_t kArgvLen[3] = {14, 5, 7};
 
 template <uint32_t kFlags>
 void ReplicateLoop(benchmark::State& state, uint64_t n, Core& core, plinth_call& call) {
-  const plinth_host_api_t* api = core.api;
+  const plinth_host_api_t* api = core.plugins.api;
   for (uint64_t i = 0; i < n; ++i) {
     if (api->replicate(&call, kFlags, "SET", 3, kArgv, kArgvLen) != PLINTH_OK)
       state.SkipWithError("replicate refused");
@@ -168,7 +168,7 @@ void BM_Replicate(benchmark::State& state) {
   call.core = &core;
   ReplicateLoop<kFlags>(state, 4 * kDrainEvery, core, call);  // warm-up: the buffer's size
   core.BeforeSleep();
-  const plinth_host_api_t* api = core.api;
+  const plinth_host_api_t* api = core.plugins.api;
   uint64_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(api->replicate(&call, kFlags, "SET", 3, kArgv, kArgvLen));

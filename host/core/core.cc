@@ -15,7 +15,7 @@ constexpr int kSamplesPerRound = 20;
 
 }  // namespace
 
-Core::Core(Env* env) : api(HostApi()), env_(env), main_thread_(std::this_thread::get_id()) {
+Core::Core(Env* env) : env_(env), main_thread_(std::this_thread::get_id()) {
   start_ms = NowMs();
   std::random_device rd;
   static constexpr char kHex[] = "0123456789abcdef";
@@ -58,14 +58,17 @@ void Core::AssertMainThread(const char* function) const {
 }
 #endif
 
-void Core::ShutdownPlugins() {
-  if (plugins_shut_down_) return;
-  plugins_shut_down_ = true;
-  BeforeSleep();  // the last batch reaches the stream consumers before they shut down
-  for (auto it = plugins.rbegin(); it != plugins.rend(); ++it) {
-    const plinth_plugin_descriptor_t* d = &(*it)->descriptor;
-    if (d->shutdown) d->shutdown(it->get());
-  }
+void Core::Unregister(const std::string& owner) {
+  registry.RemoveOwner(owner);
+  endpoints.RemoveOwner(owner);
+  listeners.RemoveOwner(owner);
+  if (auth.acl.owner == owner) auth.acl = Auth::Provider();
+  propagation.CountActiveConsumers();
+  CountObservers();
+  key_listeners_on = 0;  // recounted: the owner's listeners are gone
+  for (const KeyChangeListener& l : listeners.key_change_listeners) key_listeners_on += l.on;
+  options.UnregisterOwner(owner);
+  types.UnregisterOwner(owner);
 }
 
 void Core::CronTick(int64_t period_us) {

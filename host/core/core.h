@@ -23,6 +23,7 @@
 #include "host/core/evict.h"
 #include "host/core/hooks.h"
 #include "host/core/options.h"
+#include "host/core/plugins.h"
 #include "host/core/propagation.h"
 #include "host/core/registry.h"
 #include "host/core/session.h"
@@ -49,13 +50,6 @@ struct Stats {
   uint64_t output_buffer_disconnections = 0;
   uint64_t timeout_disconnections = 0;
   std::unordered_map<std::string, uint64_t> errors;  // error code -> count
-};
-
-// One plugin load: a file (path or name in plugin_dir) with its config-file options.
-struct PluginRequest {
-  std::string spec;  // absolute/relative path (contains '/') or a name looked up in plugin_dir
-  bool optional = false;
-  std::map<std::string, std::string> options;  // from the plugin's config object
 };
 
 // One parsed request: argv[0..argc) with lengths, borrowed for the call. cmd is its command
@@ -96,23 +90,8 @@ class Core {
   bool RegisterOptions(std::string* err);
   // Creates the databases the "databases" option asks for (empty ones replace any present).
   void CreateDatabases();
-
-  // -- plugins (loader.cc) --
-
-  // Loads one plugin file: the file checks, dlopen, then LoadDescriptor. Returns true when it
-  // is loaded; otherwise *error holds "plugin <path>: <stage>: <reason>" (already logged).
-  bool LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::string* error);
-  // The entry stage (entry set, returns a descriptor), then LoadDescriptor. handle is the
-  // dlopen handle or nullptr; path labels the messages.
-  bool LoadEntry(plinth_plugin_entry_v1_fn entry, const std::string& path, void* handle,
-                 const PluginRequest& req, std::string* error);
-  // Checks a descriptor (abi, descriptor stages) and runs its init; a failed init rolls back
-  // every registration. handle is the dlopen handle or nullptr.
-  bool LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path, void* handle,
-                      const PluginRequest& req, std::string* error);
-  // Delivers the stream's last batch, then runs the loaded plugins' shutdown hooks once, in
-  // reverse load order.
-  void ShutdownPlugins();
+  // Drops everything owner (a plugin whose init failed) registered, everywhere.
+  void Unregister(const std::string& owner);
 
   // -- commands (dispatch.cc) --
 
@@ -248,14 +227,12 @@ class Core {
 
   // -- state (main thread) --
 
-  const plinth_host_api_t* api;  // handed to init: HostApi(), or a test's modified copy
-  Registry registry;             // the command table
-  Endpoints endpoints;           // the protocol, the transports, the reply path
-  Listeners listeners;           // stream consumers, hooks, INFO sections, listeners, observers
+  Registry registry;    // the command table
+  Endpoints endpoints;  // the protocol, the transports, the reply path
+  Listeners listeners;  // stream consumers, hooks, INFO sections, listeners, observers
   Options options;
   Types types;
-  std::vector<std::unique_ptr<plinth_plugin>> plugins;
-  plinth_plugin* loading = nullptr;  // plugin whose init is running
+  Plugins plugins{*this};  // loaded in load order (plugins.h)
   std::vector<Db> dbs;
   Stats stats;
   Evictor evictor{*this};  // maxmemory
@@ -287,8 +264,6 @@ class Core {
  private:
   Env* env_;
   std::thread::id main_thread_;
-  std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed
-  bool plugins_shut_down_ = false;
   bool run_ = false;
   // Answers a command refused before it ran (arity, auth, subscriber mode) with msg; inside
   // MULTI it aborts the transaction, and a refused EXEC ends it with EXECABORT.

@@ -114,8 +114,8 @@ void Keyspace(Core& s, std::string& o) {
   }
 }
 
-void Plugins(Core& s, std::string& o) {
-  for (const auto& p : s.plugins) {
+void PluginsSection(Core& s, std::string& o) {
+  for (const auto& p : s.plugins.loaded()) {
     const plinth_plugin_descriptor_t* d = &p->descriptor;
     char buf[512];
     std::snprintf(buf, sizeof buf, "name=%s,ver=%s,abi=%u.%u,path=%s", p->name.c_str(),
@@ -158,7 +158,7 @@ const HostSection kSections[] = {
     {"stats", "Stats", Stats_, true, false},
     {"replication", "Replication", Replication, true, true},
     {"cpu", "CPU", Cpu, true, false},
-    {"plugins", "Plugins", Plugins, false, false},
+    {"plugins", "Plugins", PluginsSection, false, false},
     {"commandstats", "Commandstats", CommandStats, false, false},
     {"errorstats", "Errorstats", ErrorStats, true, false},
     {"io_threads", "IO_threads", IoThreads, false, false},

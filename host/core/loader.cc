@@ -51,14 +51,14 @@ std::string ResolvePluginPath(const std::string& spec, const std::string& plugin
 
 }  // namespace
 
-bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, std::string* error) {
+bool Plugins::Load(const PluginRequest& req, const std::string& plugin_dir, std::string* error) {
   const std::string path = ResolvePluginPath(req.spec, plugin_dir);
-  Failer fail{*this, req.optional, error};
+  Failer fail{core_, req.optional, error};
 
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return fail(path, "open", std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return fail(path, "open", "not a regular file");
-  const Option* allow = options.Find("plugin-allow-writable");
+  const Option* allow = core_.options.Find("plugin-allow-writable");
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(allow && allow->int_value))
     return fail(path, "validate",
                 "file is writable by group or others (fix its mode, or set "
@@ -72,18 +72,18 @@ bool Core::LoadPlugin(const PluginRequest& req, const std::string& plugin_dir, s
   return LoadEntry(entry, path, entry ? handle : nullptr, req, error);
 }
 
-bool Core::LoadEntry(plinth_plugin_entry_v1_fn entry, const std::string& path, void* handle,
-                     const PluginRequest& req, std::string* error) {
-  Failer fail{*this, req.optional, error};
+bool Plugins::LoadEntry(plinth_plugin_entry_v1_fn entry, const std::string& path, void* handle,
+                        const PluginRequest& req, std::string* error) {
+  Failer fail{core_, req.optional, error};
   if (!entry) return fail(path, "entry", "no symbol " PLINTH_ENTRY_SYMBOL);
   const plinth_plugin_descriptor_t* d = entry();
   if (!d) return fail(path, "entry", PLINTH_ENTRY_SYMBOL " returned NULL");
   return LoadDescriptor(d, path, handle, req, error);
 }
 
-bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path,
-                          void* handle, const PluginRequest& req, std::string* error) {
-  Failer fail{*this, req.optional, error};
+bool Plugins::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string& path,
+                             void* handle, const PluginRequest& req, std::string* error) {
+  Failer fail{core_, req.optional, error};
   if (!d) return fail(path, "entry", "no descriptor");
   if (d->struct_size < offsetof(plinth_plugin_descriptor_t, abi_minor) + sizeof(uint32_t))
     return fail(path, "descriptor",
@@ -114,46 +114,50 @@ bool Core::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::string
                 "invalid name '" + std::string(d->name, strnlen(d->name, 64)) +
                     "' (want [a-z0-9_-]{1,32})");
   if (!d->init) return fail(path, "descriptor", "init is NULL");
-  for (const auto& p : plugins)
+  for (const auto& p : loaded_)
     if (p->name == d->name)
       return fail(
           path, "descriptor",
           "duplicate name '" + std::string(d->name) + "' (already loaded from " + p->path + ")");
 
   auto plugin = std::make_unique<plinth_plugin>();
-  plugin->core = this;
+  plugin->core = &core_;
   plugin->path = path;
   plugin->name = d->name;
   plugin->descriptor = copy;
   plugin->handle = handle;
   plugin->optional = req.optional;
-  for (const auto& [k, v] : req.options) options.SetPending(k, v, plugin->name);
+  for (const auto& [k, v] : req.options) core_.options.SetPending(k, v, plugin->name);
 
   loading = plugin.get();
   int32_t rc = d->init(plugin.get(), api);
   loading = nullptr;
   if (rc != PLINTH_OK) {
     for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
-    registry.RemoveOwner(plugin->name);
-    endpoints.RemoveOwner(plugin->name);
-    listeners.RemoveOwner(plugin->name);
-    if (auth.acl.owner == plugin->name) auth.acl = Auth::Provider();
-    propagation.CountActiveConsumers();
-    CountObservers();
-    key_listeners_on = 0;  // recounted: the failed plugin's listeners are gone
-    for (const KeyChangeListener& l : listeners.key_change_listeners) key_listeners_on += l.on;
-    options.UnregisterOwner(plugin->name);
-    types.UnregisterOwner(plugin->name);
+    core_.Unregister(plugin->name);
     std::string why = "init returned an error";
     if (!plugin->init_warning.empty()) why += ": " + plugin->init_warning;
     failed_.push_back(std::move(plugin));  // a stale self stays valid
     return fail(path, "init", why);
   }
   plugin->init_timers.clear();  // the plugin owns them from now on
-  Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
-      d->version ? d->version : "", path.c_str());
-  plugins.push_back(std::move(plugin));
+  core_.Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
+            d->version ? d->version : "", path.c_str());
+  loaded_.push_back(std::move(plugin));
   return true;
+}
+
+Plugins::Plugins(Core& core) : api(HostApi()), core_(core) {}
+Plugins::~Plugins() = default;
+
+void Plugins::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  core_.BeforeSleep();  // the last batch reaches the stream consumers before they shut down
+  for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it) {
+    const plinth_plugin_descriptor_t* d = &(*it)->descriptor;
+    if (d->shutdown) d->shutdown(it->get());
+  }
 }
 
 }  // namespace plinth::host

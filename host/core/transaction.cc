@@ -82,10 +82,10 @@ constexpr std::string_view kExecAbort =
 Core& CoreOf(void* ctx) { return *static_cast<Core*>(ctx); }
 
 void Error(plinth_call_t* c, std::string_view msg) {
-  c->core->api->reply_error(c, msg.data(), msg.size());
+  c->core->plugins.api->reply_error(c, msg.data(), msg.size());
 }
 
-void Ok(plinth_call_t* c) { c->core->api->reply_simple(c, "OK", 2); }
+void Ok(plinth_call_t* c) { c->core->plugins.api->reply_simple(c, "OK", 2); }
 
 void Multi(plinth_call_t* c, void*) {
   if (!c->session || !c->sink) return Error(c, "ERR transactions need a client");
@@ -126,7 +126,7 @@ void Exec(plinth_call_t* c, void* ctx) {
   t.Unwatch();  // before the queue runs: EXEC's own commands may touch the keys
   if (aborted || changed) {
     t.EndMulti();
-    return aborted ? Error(c, kExecAbort) : core.api->reply_null_array(c);
+    return aborted ? Error(c, kExecAbort) : core.plugins.api->reply_null_array(c);
   }
   // The queued commands reply straight into the sink, inside EXEC's array: the call records
   // the array as its one complete reply.

@@ -194,7 +194,7 @@ OrderedJson* PluginEntry(OrderedJson& root, const Core& core, const std::string&
   auto list = root.find("plugins");
   if (list == root.end() || !list->is_array()) return nullptr;
   std::string loaded_path;
-  for (const auto& p : core.plugins)
+  for (const auto& p : core.plugins.loaded())
     if (p->name == owner) loaded_path = p->path;
   for (OrderedJson& p : *list) {
     if (!p.is_object()) continue;

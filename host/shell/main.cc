@@ -116,7 +116,7 @@ void PrintHelp(const Core& core) {
   std::printf("\nDefault plugins (unless --no-default-plugins or a config file's list):\n ");
   std::printf(" %s", PLINTH_DEFAULT_PLUGINS);
   std::printf("\n\nPlugins loaded:\n");
-  for (const auto& p : core.plugins)
+  for (const auto& p : core.plugins.loaded())
     std::printf("  %-12s %-8s %s\n", p->name.c_str(),
                 p->descriptor.version ? p->descriptor.version : "",
                 p->descriptor.description ? p->descriptor.description : "");
@@ -183,7 +183,7 @@ int Main(int argc, char** argv) {
   for (auto& r : args.plugins) plugins.push_back(r);
 
   for (const PluginRequest& r : plugins) {
-    if (!s.LoadPlugin(r, plugin_dir, &err) && !r.optional) {
+    if (!s.plugins.Load(r, plugin_dir, &err) && !r.optional) {
       std::fprintf(stderr, "plinth-server: %s\n", err.c_str());
       return 1;
     }

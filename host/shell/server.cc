@@ -378,7 +378,8 @@ int Shell::Run() {
   CronStart(*this, &cron_);
   started = true;
   core.startup_memory = UsedMemory();
-  core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded", core.plugins.size());
+  core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded",
+           core.plugins.loaded().size());
   core.Log(LogLevel::kNotice, "Ready to accept connections");
   uv_run(loop, UV_RUN_DEFAULT);
   io.Shutdown();  // nothing is in flight any more: this joins the threads
@@ -456,7 +457,7 @@ void Shell::Stop() {
 
 void Shell::FinishStop() {
   stopped_ = true;
-  core.ShutdownPlugins();
+  core.plugins.Shutdown();
   {
     std::lock_guard<std::mutex> lock(post_mu_);
     accepting_posts_ = false;

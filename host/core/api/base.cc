@@ -100,10 +100,12 @@ void StatsReset(plinth_call_t* c) {
   for (auto& c : s.registry.commands) c->stats = CommandStats{};
 }
 
-int32_t PluginCount(plinth_call_t* c) { return static_cast<int32_t>(c->core->plugins.size()); }
+int32_t PluginCount(plinth_call_t* c) {
+  return static_cast<int32_t>(c->core->plugins.loaded().size());
+}
 
 const plinth_plugin_descriptor_t* PluginAt(plinth_call_t* c, int32_t i, const char** path) {
-  auto& v = c->core->plugins;
+  auto& v = c->core->plugins.loaded();
   if (i < 0 || static_cast<size_t>(i) >= v.size()) return nullptr;
   if (path) *path = v[i]->path.c_str();
   return &v[i]->descriptor;
@@ -154,7 +156,7 @@ int32_t ServerStopping(plinth_plugin_t* self) { return self->core->Stopping() ? 
 void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len) {
   if (level > PLINTH_LOG_WARNING) level = PLINTH_LOG_WARNING;
   if (!self) return;  // no host to write to
-  if (level == PLINTH_LOG_WARNING && self->core->loading == self)
+  if (level == PLINTH_LOG_WARNING && self->core->plugins.loading == self)
     self->init_warning.assign(msg, len);
   self->core->env().Log(static_cast<LogLevel>(level), self->name, std::string_view(msg, len));
 }
@@ -171,7 +173,7 @@ plinth_timer_t* TimerStart(plinth_plugin_t* self, uint64_t ms, uint64_t repeat_m
   Core& core = *self->core;
   core.AssertMainThread("timer_start");
   plinth_timer_t* t = core.env().TimerStart(ms, repeat_ms, fn, arg);
-  if (t && core.loading) core.loading->init_timers.emplace_back(t);
+  if (t && core.plugins.loading) core.plugins.loading->init_timers.emplace_back(t);
   return t;
 }
 

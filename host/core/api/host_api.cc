@@ -11,7 +11,7 @@ namespace plinth::host {
 bool InInit(plinth_plugin_t* self, const char* what) {
   if (!self) return false;
   self->core->AssertMainThread(what);
-  if (self->core->loading == self) return true;
+  if (self->core->plugins.loading == self) return true;
   self->core->Log(LogLevel::kWarning, "%s: %s refused: registration is only allowed during init",
                   self->name.c_str(), what);
   return false;
@@ -19,7 +19,7 @@ bool InInit(plinth_plugin_t* self, const char* what) {
 
 int32_t Refused(plinth_plugin_t* self, const std::string& why) {
   if (why.empty()) return PLINTH_OK;
-  if (self->core->loading == self) self->init_warning = why;
+  if (self->core->plugins.loading == self) self->init_warning = why;
   self->core->Log(LogLevel::kWarning, "%s: %s", self->name.c_str(), why.c_str());
   return PLINTH_ERR;
 }

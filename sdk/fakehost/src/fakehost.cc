@@ -129,8 +129,8 @@ struct FakeHost::Impl {
       for (size_t i = 0; i < n; ++i) it->second->sink.Item(items[i]);
       return PLINTH_OK;
     };
-    table = *core.api;
-    core.api = &table;
+    table = *core.plugins.api;
+    core.plugins.api = &table;
     std::string err;
     // A test runs DEBUG subcommands as Redis's test suite does (PLINTH_CMD_PROTECTED).
     core.options.SetPending("enable-debug-command", "yes");
@@ -179,21 +179,21 @@ plinth_host_api_t* FakeHost::MutableApi() { return &impl_->table; }
 
 bool FakeHost::Load(plinth_plugin_entry_v1_fn entry, std::string_view path) {
   impl_->load_error.clear();
-  return impl_->core.LoadEntry(entry, std::string(path), nullptr, host::PluginRequest{},
-                               &impl_->load_error);
+  return impl_->core.plugins.LoadEntry(entry, std::string(path), nullptr, host::PluginRequest{},
+                                       &impl_->load_error);
 }
 
 bool FakeHost::Load(const plinth_plugin_descriptor_t* descriptor, std::string_view path) {
   impl_->load_error.clear();
-  return impl_->core.LoadDescriptor(descriptor, std::string(path), nullptr, host::PluginRequest{},
-                                    &impl_->load_error);
+  return impl_->core.plugins.LoadDescriptor(descriptor, std::string(path), nullptr,
+                                            host::PluginRequest{}, &impl_->load_error);
 }
 
 bool FakeHost::LoadFile(const std::string& path) {
   impl_->load_error.clear();
   host::PluginRequest req;
   req.spec = path;
-  return impl_->core.LoadPlugin(req, ".", &impl_->load_error);
+  return impl_->core.plugins.Load(req, ".", &impl_->load_error);
 }
 
 const std::string& FakeHost::LoadError() const { return impl_->load_error; }
@@ -201,7 +201,7 @@ const std::string& FakeHost::LoadError() const { return impl_->load_error; }
 void FakeHost::Shutdown() {
   if (impl_->shutdown_done) return;
   impl_->shutdown_done = true;
-  impl_->core.ShutdownPlugins();
+  impl_->core.plugins.Shutdown();
   for (size_t n = impl_->env.DropTimers(); n > 0; --n)
     impl_->env.Log(host::LogLevel::kWarning, "", "a timer was not stopped before shutdown");
   for (host::Db& db : impl_->core.dbs) db.Clear(false);
