@@ -14,10 +14,12 @@ namespace plinth::host {
 // gives for it. Fixed forever: 1.0's fields never move (tests/abi/gate checks it).
 template <typename T>
 inline constexpr size_t kFrozen10 = 0;
-// NOLINTNEXTLINE(bugprone-macro-parentheses): T names a type, which takes no parentheses.
+// T names a type, which takes no parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PLINTH_FROZEN_10(T, last) \
   template <>                     \
   inline constexpr size_t kFrozen10<T> = offsetof(T, last) + sizeof(T::last)
+// NOLINTEND(bugprone-macro-parentheses)
 PLINTH_FROZEN_10(plinth_plugin_descriptor_t, reserved);
 PLINTH_FROZEN_10(plinth_command_spec_t, key_flags);
 PLINTH_FROZEN_10(plinth_command_info_t, arity);
