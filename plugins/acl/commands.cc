@@ -2,6 +2,7 @@
 // HELP, with Redis 7.0's replies and errors.
 #include <sys/random.h>
 
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 #include "acl/acl.h"
@@ -133,8 +134,7 @@ void LogCommand(const Call& c) {
       g.log.Reset();
       return c.Ok();
     }
-    if (!text::ParseInt64(c.arg(2), &count) || count < 0)
-      return c.Error("ERR value is out of range, must be positive");
+    if (!text::ParseInt64(c.arg(2), &count) || count < 0) return c.Error(errors::kNotPositive);
   }
   const auto& entries = g.log.entries();
   const size_t n = std::min(entries.size(), static_cast<size_t>(count));
@@ -181,7 +181,7 @@ void DryRun(const Call& c) {
   const int32_t n = Api().command_keys(sdk::Host::self, argc, argv.data(), lens.data(),
                                        v.refs.data(), &v.command);
   if (n < 0)
-    return c.Error("ERR wrong number of arguments for '" + text::ToLower(cmd) + "' command");
+    return c.Error(std::string(errors::kWrongArgumentsPrefix) + text::ToLower(cmd) + "' command");
   v.refs.resize(static_cast<size_t>(n));
   Denial worst = kAllowed;
   int32_t arg = -1, a = -1;

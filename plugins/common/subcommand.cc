@@ -2,6 +2,7 @@
 #include "common/subcommand.h"
 
 #include <algorithm>
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 namespace plinth::common {
@@ -25,7 +26,7 @@ int FindSubcommand(std::string_view container, const SubcommandDef* defs, size_t
   for (size_t i = 0; i < n; ++i) {
     if (!text::EqualsNoCase(defs[i].name, sub)) continue;
     if (ArityFits(defs[i].arity, argc)) return static_cast<int>(i);
-    *error = "ERR wrong number of arguments for '";
+    *error = errors::kWrongArgumentsPrefix;
     error->append(container).append("|").append(defs[i].name).append("' command");
     return -1;
   }

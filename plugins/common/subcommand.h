@@ -5,10 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <plinth/errors.hpp>
 #include <string>
 #include <string_view>
-
-#include "common/errors.h"
 
 namespace plinth::common {
 
@@ -43,9 +42,6 @@ bool ArityFits(int32_t arity, int argc);
 // a NUL byte, CR and LF become spaces (they would break the protocol line) and at most max
 // bytes are kept.
 std::string ErrorArg(std::string_view s, size_t max = 128);
-
-// SELECT's and MOVE's error, byte-exact with Redis (the rest are in common/errors.h).
-inline constexpr std::string_view kDbOutOfRange = "ERR DB index is out of range";
 
 }  // namespace plinth::common
 

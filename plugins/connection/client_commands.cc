@@ -4,6 +4,7 @@
 // the chosen clients by id. Main thread.
 #include <algorithm>
 #include <cstdint>
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <string>
 
@@ -52,7 +53,7 @@ void List(Call& c) {
   if (c.argc() == 4 && text::EqualsNoCase(c.arg(2), "type")) {
     ClientType type;
     if (!ParseClientType(c.arg(3), &type))
-      return c.Error("ERR Unknown client type '" +
+      return c.Error(std::string(kErrUnknownClientType) +
                      common::ErrorArg(c.arg(3), std::string_view::npos) + "'");
     for (std::string& l : Describe(c, 0))
       if (TypeOf(ParseClientLine(l)) == type) lines.push_back(std::move(l));
@@ -68,7 +69,7 @@ void List(Call& c) {
       for (std::string& l : Describe(c, static_cast<uint64_t>(id))) lines.push_back(std::move(l));
     }
   } else if (c.argc() != 2) {
-    return c.Error(common::kErrSyntax);
+    return c.Error(errors::kSyntax);
   } else {
     lines = Describe(c, 0);
   }
@@ -125,14 +126,13 @@ struct {
 
 void Pause(Call& c) {
   int64_t timeout = 0;
-  if (!text::ParseInt64(c.arg(2), &timeout))
-    return c.Error("ERR timeout is not an integer or out of range");
-  if (timeout < 0) return c.Error(common::kErrTimeoutNegative);
+  if (!text::ParseInt64(c.arg(2), &timeout)) return c.Error(errors::kTimeoutNotInteger);
+  if (timeout < 0) return c.Error(errors::kTimeoutNegative);
   uint32_t mode = PLINTH_PAUSE_ALL;
   if (c.argc() == 4 && text::EqualsNoCase(c.arg(3), "write")) {
     mode = PLINTH_PAUSE_WRITE;
   } else if (c.argc() > 4 || (c.argc() == 4 && !text::EqualsNoCase(c.arg(3), "all"))) {
-    return c.Error(common::kErrSyntax);
+    return c.Error(errors::kSyntax);
   }
   const int64_t now_ms = Api().time_us(sdk::Host::self) / 1000;
   if (g_pause.end_ms <= now_ms) g_pause.what = PLINTH_PAUSE_NONE;  // the last pause is over
@@ -150,7 +150,7 @@ void Unpause(Call& c) {
 
 void NoTouch(Call& c) {
   const bool on = text::EqualsNoCase(c.arg(2), "on");
-  if (!on && !text::EqualsNoCase(c.arg(2), "off")) return c.Error(common::kErrSyntax);
+  if (!on && !text::EqualsNoCase(c.arg(2), "off")) return c.Error(errors::kSyntax);
   Api().client_attr_set(c.raw(), PLINTH_CLIENT_NO_TOUCH, on ? "1" : "", on ? 1 : 0);
   c.Ok();
 }
@@ -244,7 +244,7 @@ void Client(Call& c) {
   if (name == "no-evict") {
     // Clients are never evicted here, so both settings are accepted and change nothing.
     bool valid = text::EqualsNoCase(c.arg(2), "on") || text::EqualsNoCase(c.arg(2), "off");
-    return valid ? c.Ok() : c.Error(common::kErrSyntax);
+    return valid ? c.Ok() : c.Error(errors::kSyntax);
   }
   if (name == "no-touch") return NoTouch(c);
   if (name == "pause") return Pause(c);

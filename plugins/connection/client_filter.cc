@@ -70,21 +70,21 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f, 
   for (size_t i = 0; i < words.size(); i += 2) {
     std::string_view opt = words[i];
     if (i + 1 >= words.size()) {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
     std::string_view value = words[i + 1];
     if (EqualsNoCase(opt, "id")) {
       int64_t id = 0;
       if (!text::ParseInt64(value, &id) || id < 1) {
-        *error = "ERR client-id should be greater than 0";
+        *error = kErrClientIdNotPositive;
         return false;
       }
       f->id = static_cast<uint64_t>(id);
     } else if (EqualsNoCase(opt, "type")) {
       if (!ParseClientType(value, &f->type)) {
-        *error =
-            "ERR Unknown client type '" + common::ErrorArg(value, std::string_view::npos) + "'";
+        *error = std::string(kErrUnknownClientType) +
+                 common::ErrorArg(value, std::string_view::npos) + "'";
         return false;
       }
       f->has_type = true;
@@ -107,11 +107,11 @@ bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* f, 
       } else if (EqualsNoCase(value, "no")) {
         f->skipme = false;
       } else {
-        *error = common::kErrSyntax;
+        *error = errors::kSyntax;
         return false;
       }
     } else {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
   }

@@ -11,6 +11,12 @@
 
 namespace plinth::connection {
 
+// CLIENT's error texts that more than one subcommand sends (the type's text follows
+// kErrUnknownClientType, then "'").
+inline constexpr std::string_view kErrClientIdNotPositive =
+    "ERR client-id should be greater than 0";
+inline constexpr std::string_view kErrUnknownClientType = "ERR Unknown client type '";
+
 enum class ClientType { kNormal, kReplica, kMaster, kPubsub };
 
 // Parses "normal", "replica" (or "slave"), "master", "pubsub" in any case. False if unknown.
@@ -35,7 +41,7 @@ ClientType TypeOf(const ClientLine& line);
 
 // A parsed CLIENT KILL request. Every set field must match (AND).
 struct KillFilter {
-  bool old_style = false;  // CLIENT KILL ip:port: reply +OK / "ERR No such client"
+  bool old_style = false;  // CLIENT KILL ip:port: reply +OK / the "No such client" error
   bool has_addr = false;
   std::string_view addr;
   bool has_laddr = false;
@@ -49,8 +55,8 @@ struct KillFilter {
 };
 
 // Parses the words after "CLIENT KILL". Returns false with Redis's reply error in *error
-// ("ERR client-id should be greater than 0", "ERR Unknown client type 'x'", "ERR No such user
-// 'x'", "ERR syntax error"). user_exists says whether a USER filter's user exists (without it,
+// (kErrClientIdNotPositive, kErrUnknownClientType with the type and "'", "ERR No such user
+// 'x'", errors::kSyntax). user_exists says whether a USER filter's user exists (without it,
 // only "default" does).
 bool ParseClientKill(const std::vector<std::string_view>& words, KillFilter* filter,
                      std::string* error, bool (*user_exists)(std::string_view) = nullptr);

@@ -66,8 +66,8 @@ void Echo(Call& c) { c.Bulk(c.arg(1)); }
 
 void Select(Call& c) {
   int32_t db = 0;
-  if (!text::ParseInt32(c.arg(1), &db)) return c.Error(common::kErrNotInteger);
-  if (Api().client_select(c.raw(), db) != PLINTH_OK) return c.Error(common::kDbOutOfRange);
+  if (!text::ParseInt32(c.arg(1), &db)) return c.Error(errors::kNotInteger);
+  if (Api().client_select(c.raw(), db) != PLINTH_OK) return c.Error(errors::kDbIndexOutOfRange);
   c.Ok();
 }
 
@@ -85,7 +85,7 @@ void Reset(Call& c) {
 }
 
 void Auth(Call& c) {
-  if (c.argc() > 3) return c.Error(common::kErrSyntax);
+  if (c.argc() > 3) return c.Error(errors::kSyntax);
   const std::string_view pass = c.arg(c.argc() - 1);
   const std::string_view user = c.argc() == 3 ? c.arg(1) : std::string_view();
   const int32_t rc = Api().client_authenticate(c.raw(), c.argc() == 3 ? user.data() : nullptr,

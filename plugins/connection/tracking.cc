@@ -35,7 +35,7 @@ std::string ParseTrackingOptions(const std::vector<std::string_view>& args,
     if (text::EqualsNoCase(a, "redirect") && more) {
       if (out->redirect != 0) return "ERR A client can only redirect to a single other client";
       int64_t id = 0;
-      if (!text::ParseInt64(args[++j], &id)) return std::string(common::kErrNotInteger);
+      if (!text::ParseInt64(args[++j], &id)) return std::string(errors::kNotInteger);
       if (id <= 0 || !exists(static_cast<uint64_t>(id)))
         return "ERR The client ID you want redirect to does not exist";
       out->redirect = static_cast<uint64_t>(id);
@@ -50,7 +50,7 @@ std::string ParseTrackingOptions(const std::vector<std::string_view>& args,
     } else if (text::EqualsNoCase(a, "prefix") && more) {
       out->prefixes.emplace_back(args[++j]);
     } else {
-      return std::string(common::kErrSyntax);
+      return std::string(errors::kSyntax);
     }
   }
   return "";
@@ -134,7 +134,7 @@ std::string Tracker::Caching(uint64_t id, std::string_view arg) {
     if (!t.optout)
       return "ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.";
   } else {
-    return std::string(common::kErrSyntax);
+    return std::string(errors::kSyntax);
   }
   t.caching = true;
   return "";

@@ -203,7 +203,7 @@ void Tracking(Call& c) {
   } else if (text::EqualsNoCase(c.arg(2), "off")) {
     g->tracker.Disable(self);
   } else {
-    return c.Error(common::kErrSyntax);
+    return c.Error(errors::kSyntax);
   }
   SyncHooks();
   c.Ok();

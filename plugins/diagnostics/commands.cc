@@ -20,7 +20,7 @@ void HelpReply(const Call& c, std::initializer_list<std::string_view> lines) {
 void SlowlogGet(Call& c) {
   int64_t count = 10;
   if (c.argc() == 3) {
-    if (!text::ParseInt64(c.arg(2), &count)) return c.Error(common::kErrNotInteger);
+    if (!text::ParseInt64(c.arg(2), &count)) return c.Error(errors::kNotInteger);
     if (count < -1) return c.Error("ERR count should be greater than or equal to -1");
   }
   const auto& entries = G().slowlog.entries();

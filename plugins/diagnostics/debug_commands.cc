@@ -90,7 +90,7 @@ void Object(const Call& c) {
   if (Api().key_access(c.raw(), key.data(), key.size(), PLINTH_KEY_IDLE_MS, &idle_ms) != 1)
     idle_ms = 0;  // no such key (answered below), or an LFU policy that keeps no idle time
   const plinth_value_t* v = c.Get(key);
-  if (!v) return c.Error(common::kErrNoSuchKey);
+  if (!v) return c.Error(errors::kNoSuchKey);
   c.Simple(
       DebugObjectLine(v, Api().value_encoding_name(v), SerializedLength(v), c.NowMs(), idle_ms));
 }

@@ -13,7 +13,7 @@ bool ReadHash(const Call& c, std::string_view key, const Hash** out) {
   *out = nullptr;
   if (!v) return true;
   if (sdk::Api().value_type(v) != HashTypeId()) {
-    c.Error(kErrWrongType);
+    c.Error(errors::kWrongType);
     return false;
   }
   *out = static_cast<const Hash*>(sdk::Api().value_payload(v));
@@ -23,7 +23,7 @@ bool ReadHash(const Call& c, std::string_view key, const Hash** out) {
 Hash* WriteHash(const Call& c, std::string_view key) {
   const plinth_value_t* v = c.Get(key);
   if (v && sdk::Api().value_type(v) != HashTypeId()) {
-    c.Error(kErrWrongType);
+    c.Error(errors::kWrongType);
     return nullptr;
   }
   if (!v) {

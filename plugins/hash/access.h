@@ -4,6 +4,7 @@
 #ifndef PLINTH_HASH_ACCESS_H
 #define PLINTH_HASH_ACCESS_H
 
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <string_view>
 
@@ -13,18 +14,9 @@ namespace plinth::hash {
 
 using sdk::Call;
 
-inline constexpr std::string_view kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
-inline constexpr std::string_view kErrSyntax = "ERR syntax error";
-inline constexpr std::string_view kErrNotInteger = "ERR value is not an integer or out of range";
 inline constexpr std::string_view kErrHashNotInteger = "ERR hash value is not an integer";
 inline constexpr std::string_view kErrHashNotFloat = "ERR hash value is not a float";
-inline constexpr std::string_view kErrOverflow = "ERR increment or decrement would overflow";
-inline constexpr std::string_view kErrNotFloat = "ERR value is not a valid float";
 inline constexpr std::string_view kErrNanOrInfArg = "ERR value is NaN or Infinity";
-inline constexpr std::string_view kErrNanOrInf = "ERR increment would produce NaN or Infinity";
-inline constexpr std::string_view kErrOutOfRange = "ERR value is out of range";
-inline constexpr std::string_view kErrInvalidCursor = "ERR invalid cursor";
 
 // The hash under key into *out (nullptr when the key is missing). Replies WRONGTYPE and
 // returns false when the key holds another type.

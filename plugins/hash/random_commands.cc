@@ -1,6 +1,7 @@
 // HRANDFIELD: one random field, or count of them (distinct when count > 0, with repeats when
 // count < 0), optionally WITHVALUES (pairs as two-element arrays in RESP3, flat in RESP2).
 #include <algorithm>
+#include <plinth/errors.hpp>
 #include <plinth/number.hpp>
 #include <plinth/text.hpp>
 #include <unordered_set>
@@ -128,24 +129,22 @@ void HRandFieldCommand(Call& c) {
   if (c.argc() >= 3) {
     int64_t l = 0;
     if (!text::ParseInt64(c.arg(2), &l)) {
-      c.Error(kErrNotInteger);
+      c.Error(errors::kNotInteger);
       return;
     }
     if (l == INT64_MIN) {
-      c.Error(
-          "ERR value is out of range, value must between -9223372036854775807 and "
-          "9223372036854775807");
+      c.Error(errors::kRandomCountRange);
       return;
     }
     bool withvalues = false;
     if (c.argc() > 4 || (c.argc() == 4 && !text::EqualsNoCase(c.arg(3), "withvalues"))) {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return;
     }
     if (c.argc() == 4) {
       withvalues = true;
       if (l < -(INT64_MAX / 2) || l > INT64_MAX / 2) {
-        c.Error(kErrOutOfRange);
+        c.Error(errors::kOutOfRange);
         return;
       }
     }

@@ -15,7 +15,7 @@ namespace plinth::hash {
 void HScanCommand(Call& c) {
   uint64_t cursor = 0;
   if (!ParseScanCursor(c.arg(2), &cursor)) {
-    c.Error(kErrInvalidCursor);
+    c.Error(errors::kInvalidCursor);
     return;
   }
   const Hash* h = nullptr;
@@ -31,10 +31,10 @@ void HScanCommand(Call& c) {
   ScanOptions opt;
   switch (ParseScanOptions(args, &opt)) {
     case ScanArgsError::kNotInteger:
-      c.Error(kErrNotInteger);
+      c.Error(errors::kNotInteger);
       return;
     case ScanArgsError::kSyntax:
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return;
     case ScanArgsError::kNone:
       break;

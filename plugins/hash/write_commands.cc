@@ -2,6 +2,7 @@
 // its arguments and the key's type before it touches the value, so an error changes nothing.
 // HINCRBYFLOAT propagates as HSET of its result so replicas never redo float arithmetic.
 #include <cmath>
+#include <plinth/errors.hpp>
 #include <plinth/number.hpp>
 #include <plinth/text.hpp>
 #include <string>
@@ -19,7 +20,7 @@ int64_t SetPairs(Call& c) {
   const int argc = c.argc();
   if (argc % 2 != 0) {
     std::string name = text::ToLower(c.arg(0));
-    c.Error("ERR wrong number of arguments for '" + name + "' command");
+    c.Error(std::string(errors::kWrongArgumentsPrefix) + name + "' command");
     return -1;
   }
   std::string_view key = c.arg(1);
@@ -78,7 +79,7 @@ void HIncrByCommand(Call& c) {
   std::string_view key = c.arg(1), field = c.arg(2);
   int64_t incr = 0;
   if (!text::ParseInt64(c.arg(3), &incr)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   const Hash* h = nullptr;
@@ -91,7 +92,7 @@ void HIncrByCommand(Call& c) {
   }
   int64_t result = 0;
   if (__builtin_add_overflow(value, incr, &result)) {
-    c.Error(kErrOverflow);
+    c.Error(errors::kOverflow);
     return;
   }
   WriteHash(c, key)->Set(field, std::to_string(result), CurrentLimits());
@@ -103,7 +104,7 @@ void HIncrByFloatCommand(Call& c) {
   std::string_view key = c.arg(1), field = c.arg(2);
   long double incr = 0;
   if (!number::ParseLongDouble(c.arg(3), &incr)) {
-    c.Error(kErrNotFloat);
+    c.Error(errors::kNotFloat);
     return;
   }
   if (std::isinf(incr)) {  // ParseLongDouble already refuses NaN
@@ -120,7 +121,7 @@ void HIncrByFloatCommand(Call& c) {
   }
   value += incr;
   if (std::isnan(value) || std::isinf(value)) {
-    c.Error(kErrNanOrInf);
+    c.Error(errors::kNanOrInf);
     return;
   }
   const std::string result = number::FormatLongDouble(value);

@@ -2,6 +2,7 @@
 #include "keys/expire_args.h"
 
 #include <limits>
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 #include "common/subcommand.h"
@@ -55,7 +56,7 @@ bool ExpireAtMs(int64_t value, ExpireUnit unit, int64_t now_ms, int64_t* when_ms
 }
 
 std::string InvalidExpireTimeError(std::string_view command_lower) {
-  std::string e = "ERR invalid expire time in '";
+  std::string e(errors::kInvalidExpirePrefix);
   e.append(command_lower).append("' command");
   return e;
 }

@@ -22,7 +22,7 @@ void ExpireGeneric(Call& c, ExpireUnit unit, std::string_view name) {
   int64_t value = 0;
   if (!text::ParseInt64(c.arg(2), &value)) {
     NoPropagate(c);
-    return c.Error(common::kErrNotInteger);
+    return c.Error(errors::kNotInteger);
   }
   int64_t now = c.NowMs();
   int64_t when = 0;

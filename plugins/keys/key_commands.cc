@@ -1,5 +1,6 @@
 // DEL, UNLINK, EXISTS, TYPE, TOUCH, RENAME, RENAMENX, COPY, MOVE and SWAPDB: whole-key
 // operations delegated to the host's keyspace. Main thread.
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <string>
 
@@ -61,7 +62,6 @@ int64_t CountExisting(const Call& c) {
 }
 
 constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
-constexpr std::string_view kNoSuchKey = "ERR no such key";
 
 int32_t MoveKey(const Call& c, std::string_view src, std::string_view dst, int32_t db,
                 uint32_t flags) {
@@ -72,13 +72,13 @@ void RenameGeneric(Call& c, bool nx) {
   std::string_view src = c.arg(1), dst = c.arg(2);
   if (src == dst) {
     NoPropagate(c);
-    if (c.ExpireGet(src) == -2) return c.Error(kNoSuchKey);
+    if (c.ExpireGet(src) == -2) return c.Error(errors::kNoSuchKey);
     return nx ? c.Integer(0) : c.Ok();
   }
   int32_t r = MoveKey(c, src, dst, -1, nx ? PLINTH_MOVE_NX : 0);
   if (r == -1) {
     NoPropagate(c);
-    return c.Error(kNoSuchKey);
+    return c.Error(errors::kNoSuchKey);
   }
   if (r == 1) {
     NotifyGeneric(c, "rename_from", src);
@@ -132,7 +132,7 @@ void Copy(Call& c) {
   int32_t r = MoveKey(c, src, dst, opts.dst_db, flags);
   if (r == -3) {
     NoPropagate(c);
-    return c.Error(common::kDbOutOfRange);
+    return c.Error(errors::kDbIndexOutOfRange);
   }
   if (r == 1) NotifyGenericInDb(c, opts.dst_db, "copy_to", dst);
   if (r != 1) NoPropagate(c);
@@ -154,7 +154,7 @@ void Move(Call& c) {
   int32_t r = MoveKey(c, key, key, db, PLINTH_MOVE_NX);
   if (r == -3) {
     NoPropagate(c);
-    return c.Error(common::kDbOutOfRange);
+    return c.Error(errors::kDbIndexOutOfRange);
   }
   if (r == 1) {
     NotifyGeneric(c, "move_from", key);
@@ -176,7 +176,7 @@ void SwapDb(Call& c) {
   }
   if (Api().db_swap(c.raw(), a, b) != PLINTH_OK) {
     NoPropagate(c);
-    return c.Error(common::kDbOutOfRange);
+    return c.Error(errors::kDbIndexOutOfRange);
   }
   c.Ok();
 }

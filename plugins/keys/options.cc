@@ -13,7 +13,7 @@ bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string
   // As Redis's getIntFromObjectOrReply: an integer that does not fit 32 bits has its own text.
   int64_t v = 0;
   if (!text::ParseInt64(s, &v)) {
-    *error = common::kErrNotInteger;
+    *error = errors::kNotInteger;
     return false;
   }
   if (v < INT32_MIN || v > INT32_MAX) {
@@ -21,7 +21,7 @@ bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string
     return false;
   }
   if (v < 0 || v >= db_count) {
-    *error = common::kDbOutOfRange;
+    *error = errors::kDbIndexOutOfRange;
     return false;
   }
   *db = static_cast<int32_t>(v);
@@ -37,7 +37,7 @@ bool ParseCopyOptions(const std::vector<std::string_view>& words, int32_t db_cou
       if (!ParseDbIndex(words[i + 1], db_count, &opts->dst_db, error)) return false;
       ++i;
     } else {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
   }
@@ -53,7 +53,7 @@ bool ParseFlushMode(const std::vector<std::string_view>& words, FlushMode* mode,
   } else if (words.size() == 1 && EqualsNoCase(words[0], "async")) {
     *mode = FlushMode::kAsync;
   } else {
-    *error = common::kErrSyntax;
+    *error = errors::kSyntax;
     return false;
   }
   return true;
@@ -62,16 +62,16 @@ bool ParseFlushMode(const std::vector<std::string_view>& words, FlushMode* mode,
 bool ParseMemoryUsageOptions(const std::vector<std::string_view>& words, std::string* error) {
   for (size_t i = 0; i < words.size(); ++i) {
     if (!EqualsNoCase(words[i], "samples") || i + 1 >= words.size()) {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
     int64_t samples = 0;
     if (!text::ParseInt64(words[i + 1], &samples)) {
-      *error = common::kErrNotInteger;
+      *error = errors::kNotInteger;
       return false;
     }
     if (samples < 0) {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
     ++i;

@@ -10,8 +10,8 @@
 
 namespace plinth::keys {
 
-// Reads a database index argument: not an integer (or outside int32) gives "ERR value is not an
-// integer or out of range", outside [0, db_count) gives "ERR DB index is out of range".
+// Reads a database index argument: not an integer (or outside int32) gives errors::kNotInteger,
+// outside [0, db_count) gives errors::kDbIndexOutOfRange.
 bool ParseDbIndex(std::string_view s, int32_t db_count, int32_t* db, std::string* error);
 
 // COPY options after "source destination".

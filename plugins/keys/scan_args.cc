@@ -44,11 +44,11 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
     if (EqualsNoCase(words[i], "count") && has_value) {
       int64_t count = 0;
       if (!text::ParseInt64(words[i + 1], &count)) {
-        *error = common::kErrNotInteger;
+        *error = errors::kNotInteger;
         return false;
       }
       if (count < 1) {
-        *error = common::kErrSyntax;
+        *error = errors::kSyntax;
         return false;
       }
       opts->count = static_cast<uint64_t>(count);
@@ -59,7 +59,7 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
       opts->type = words[i + 1];
       opts->has_type = true;
     } else {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
   }

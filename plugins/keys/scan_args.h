@@ -12,7 +12,7 @@ namespace plinth::keys {
 
 // Parses a cursor the way Redis does (strtoul, base 10): an optional '+' or '-' then digits; an
 // empty string is 0, "-1" wraps to 2^64-1, and parsing stops at a NUL byte. Leading spaces,
-// trailing junk and overflow are refused. Returns false for "ERR invalid cursor".
+// trailing junk and overflow are refused. Returns false for errors::kInvalidCursor.
 bool ParseScanCursor(std::string_view s, uint64_t* out);
 
 // SCAN options after the cursor.

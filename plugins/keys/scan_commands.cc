@@ -1,5 +1,6 @@
 // KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB and FLUSHALL: keyspace-wide commands built on the
 // host's key_scan / key_random / db_* functions. Main thread.
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <string>
 #include <unordered_set>
@@ -85,7 +86,7 @@ void Keys(Call& c) {
 
 void Scan(Call& c) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(c.arg(1), &cursor)) return c.Error("ERR invalid cursor");
+  if (!ParseScanCursor(c.arg(1), &cursor)) return c.Error(errors::kInvalidCursor);
   std::string error;
   ScanOptions opts;
   if (!ParseScanOptions(ArgsFrom(c, 2), &opts, &error)) return c.Error(error);

@@ -38,7 +38,7 @@ bool ParseSide(std::string_view arg, bool* left) {
 }
 
 const char* ParseTimeoutMs(std::string_view arg, int64_t* ms) {
-  if (arg.empty() || arg.size() >= kMaxFloatText) return kErrTimeoutFloat.data();
+  if (arg.empty() || arg.size() >= kMaxFloatText) return errors::kTimeoutNotFloat.data();
   char buf[kMaxFloatText];
   std::memcpy(buf, arg.data(), arg.size());
   buf[arg.size()] = '\0';
@@ -48,14 +48,14 @@ const char* ParseTimeoutMs(std::string_view arg, int64_t* ms) {
   if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
       static_cast<size_t>(end - buf) != arg.size() || std::isnan(v) ||
       (errno == ERANGE && (std::isinf(v) || std::fpclassify(v) == FP_ZERO)))
-    return kErrTimeoutFloat.data();
+    return errors::kTimeoutNotFloat.data();
   const long double t = v * 1000.0L;
   // Redis casts to long long: out of range (and infinity) comes out as LLONG_MIN on x86-64,
   // hence "negative".
   if (!(t > -9223372036854775808.0L && t < 9223372036854775808.0L))
-    return kErrTimeoutNegative.data();
+    return errors::kTimeoutNegative.data();
   const auto whole = static_cast<int64_t>(std::ceil(t));  // Redis rounds up to a millisecond
-  if (whole < 0) return kErrTimeoutNegative.data();
+  if (whole < 0) return errors::kTimeoutNegative.data();
   *ms = whole > kMaxTimeoutMs ? kMaxTimeoutMs : whole;
   return nullptr;
 }

@@ -13,7 +13,7 @@ namespace plinth::list {
 // Redis's strcasecmp, bytes after an embedded NUL are not seen.
 bool IsToken(std::string_view arg, std::string_view upper);
 
-// Parses LEFT or RIGHT into *left. false for anything else (Redis: "ERR syntax error").
+// Parses LEFT or RIGHT into *left. false for anything else (errors::kSyntax).
 bool ParseSide(std::string_view arg, bool* left);
 
 // Parses a blocking timeout given in seconds the way Redis 7.0 does: strtold over the whole

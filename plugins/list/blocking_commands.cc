@@ -52,21 +52,22 @@ struct MPopArgs {
 std::string_view ParseMPop(const Call& c, int numkeys_idx, MPopArgs* out) {
   const int argc = c.argc();
   int64_t numkeys = 0;
-  if (!text::ParseInt64(c.arg(numkeys_idx), &numkeys) || numkeys < 1) return kErrNumkeys;
-  if (numkeys >= argc - numkeys_idx - 1) return kErrSyntax;  // no room for LEFT|RIGHT
+  if (!text::ParseInt64(c.arg(numkeys_idx), &numkeys) || numkeys < 1)
+    return errors::kNumkeysNotPositive;
+  if (numkeys >= argc - numkeys_idx - 1) return errors::kSyntax;  // no room for LEFT|RIGHT
   out->first_key = numkeys_idx + 1;
   out->numkeys = static_cast<int>(numkeys);
   const int where = out->first_key + out->numkeys;
-  if (!ParseSide(c.arg(where), &out->left)) return kErrSyntax;
+  if (!ParseSide(c.arg(where), &out->left)) return errors::kSyntax;
   bool has_count = false;
   for (int j = where + 1; j < argc; ++j) {
     if (!has_count && IsToken(c.arg(j), "COUNT") && j + 1 < argc) {
       int64_t n = 0;
-      if (!text::ParseInt64(c.arg(++j), &n) || n < 1) return kErrCountPositive;
+      if (!text::ParseInt64(c.arg(++j), &n) || n < 1) return errors::kCountNotPositive;
       out->count = static_cast<uint64_t>(n);
       has_count = true;
     } else {
-      return kErrSyntax;
+      return errors::kSyntax;
     }
   }
   return {};
@@ -80,7 +81,7 @@ bool ServeMPop(const Call& c, const MPopArgs& a, bool woken) {
     bool wrong = false;
     const QuickList* l = FindList(c, key, &wrong);
     if (wrong && !woken) {
-      c.Error(kErrWrongType);
+      c.Error(errors::kWrongType);
       return true;
     }
     if (!l) continue;
@@ -103,7 +104,7 @@ void BlockingPop(Call& c, bool left) {
     const std::string_view key = c.arg(i);
     bool wrong = false;
     const QuickList* l = FindList(c, key, &wrong);
-    if (wrong && state != PLINTH_BLOCK_WOKEN) return c.Error(kErrWrongType);
+    if (wrong && state != PLINTH_BLOCK_WOKEN) return c.Error(errors::kWrongType);
     if (l) {
       PopAndReply(c, key, left, 1, PopReply::kKeyAndBulk);
       return Propagate(c, left ? "LPOP" : "RPOP", {key});
@@ -123,10 +124,10 @@ void BlockingMove(Call& c, bool from_left, bool to_left, int64_t ms, bool rpoplp
   const std::string_view src = c.arg(1), dst = c.arg(2);
   bool wrong = false;
   const QuickList* l = FindList(c, src, &wrong);
-  if (wrong && state != PLINTH_BLOCK_WOKEN) return c.Error(kErrWrongType);
+  if (wrong && state != PLINTH_BLOCK_WOKEN) return c.Error(errors::kWrongType);
   if (!l) return BlockOrReplyNull(c, {src}, ms, false);
   FindList(c, dst, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   MoveAndReply(c, src, dst, from_left, to_left);
   if (rpoplpush) {
     Propagate(c, "RPOPLPUSH", {src, dst});
@@ -164,7 +165,7 @@ void BRPop(Call& c) { BlockingPop(c, false); }
 void BLMove(Call& c) {
   bool from_left = true, to_left = true;
   if (!ParseSide(c.arg(3), &from_left) || !ParseSide(c.arg(4), &to_left))
-    return c.Error(kErrSyntax);
+    return c.Error(errors::kSyntax);
   int64_t ms = 0;
   if (const char* err = ParseTimeoutMs(c.arg(5), &ms)) return c.Error(err);
   BlockingMove(c, from_left, to_left, ms, false);

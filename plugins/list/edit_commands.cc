@@ -16,10 +16,10 @@ void LSet(Call& c) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const QuickList* l = FindList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
-  if (!l) return c.Error(kErrNoSuchKey);
+  if (wrong) return c.Error(errors::kWrongType);
+  if (!l) return c.Error(errors::kNoSuchKey);
   int64_t index = 0;
-  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(kErrNotInteger);
+  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(errors::kNotInteger);
   const auto n = static_cast<int64_t>(l->size());
   if (index < 0) index += n;
   if (index < 0 || index >= n) return c.Error(kErrIndexRange);
@@ -33,12 +33,12 @@ void LInsert(Call& c) {
   if (IsToken(c.arg(2), "AFTER")) {
     after = true;
   } else if (!IsToken(c.arg(2), "BEFORE")) {
-    return c.Error(kErrSyntax);
+    return c.Error(errors::kSyntax);
   }
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const QuickList* l = FindList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return c.Integer(0);
   const std::string_view pivot = c.arg(3);
   QuickList::Pos p = l->Locate(0);
@@ -55,11 +55,11 @@ void LInsert(Call& c) {
 
 void LRem(Call& c) {
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInteger);
+  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(errors::kNotInteger);
   const std::string_view key = c.arg(1), value = c.arg(3);
   bool wrong = false;
   const QuickList* l = FindList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return c.Integer(0);
   // Nothing to remove means nothing written: look for one match first.
   QuickList::Pos p = l->Locate(0);
@@ -78,11 +78,11 @@ void LRem(Call& c) {
 void LTrim(Call& c) {
   int64_t start = 0, stop = 0;
   if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &stop))
-    return c.Error(kErrNotInteger);
+    return c.Error(errors::kNotInteger);
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const QuickList* l = FindList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return c.Ok();
   uint64_t first = 0, keep = 0;
   if (!ClampRange(start, stop, l->size(), &first, &keep)) {

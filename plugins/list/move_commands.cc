@@ -15,10 +15,10 @@ void Move(Call& c, bool from_left, bool to_left) {
   const std::string_view src = c.arg(1), dst = c.arg(2);
   bool wrong = false;
   const QuickList* l = FindList(c, src, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return c.Null();
   FindList(c, dst, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   MoveAndReply(c, src, dst, from_left, to_left);
 }
 
@@ -53,7 +53,7 @@ void MoveAndReply(const Call& c, std::string_view src, std::string_view dst, boo
 void LMove(Call& c) {
   bool from_left = true, to_left = true;
   if (!ParseSide(c.arg(3), &from_left) || !ParseSide(c.arg(4), &to_left))
-    return c.Error(kErrSyntax);
+    return c.Error(errors::kSyntax);
   Move(c, from_left, to_left);
 }
 

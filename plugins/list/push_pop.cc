@@ -17,7 +17,7 @@ void Push(Call& c, bool left, bool only_existing) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   QuickList* l = FindMutableList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l && only_existing) return c.Integer(0);
   if (!l) l = CreateList(c, key);
   const NodeLimit limit = CurrentLimit();
@@ -42,15 +42,15 @@ void Pop(Call& c, bool left) {
   const bool has_count = c.argc() == 3;
   int64_t count = 1;
   if (has_count && (!text::ParseInt64(c.arg(2), &count) || count < 0))
-    return c.Error(kErrNotPositive);
+    return c.Error(errors::kNotPositive);
   bool wrong = false;
   const std::string_view key = c.arg(1);
   if (count == 0) {  // nothing popped: look without writing
     if (FindList(c, key, &wrong)) return c.Array(0);
-    return wrong ? c.Error(kErrWrongType) : c.NullArray();
+    return wrong ? c.Error(errors::kWrongType) : c.NullArray();
   }
   QuickList* l = FindMutableList(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return has_count ? c.NullArray() : c.Null();
   PopFrom(c, key, l, left, static_cast<uint64_t>(count),
           has_count ? PopReply::kArray : PopReply::kBulk);

@@ -25,7 +25,7 @@ std::string_view ParseLPos(const Call& c, LPosArgs* a) {
     const bool more = j + 1 < argc;
     if (IsToken(opt, "RANK") && more) {
       // Redis 7.0 takes LLONG_MIN too; negated it stays "from the tail, first match".
-      if (!text::ParseInt64(c.arg(++j), &a->rank)) return kErrNotInteger;
+      if (!text::ParseInt64(c.arg(++j), &a->rank)) return errors::kNotInteger;
       if (a->rank == 0) return kErrRankZero;
       if (a->rank == std::numeric_limits<int64_t>::min()) a->rank = -1;
     } else if (IsToken(opt, "COUNT") && more) {
@@ -33,7 +33,7 @@ std::string_view ParseLPos(const Call& c, LPosArgs* a) {
     } else if (IsToken(opt, "MAXLEN") && more) {
       if (!text::ParseInt64(c.arg(++j), &a->maxlen) || a->maxlen < 0) return kErrMaxlenNegative;
     } else {
-      return kErrSyntax;
+      return errors::kSyntax;
     }
   }
   return {};
@@ -44,17 +44,17 @@ std::string_view ParseLPos(const Call& c, LPosArgs* a) {
 void LLen(Call& c) {
   bool wrong = false;
   const QuickList* l = FindList(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   c.Integer(l ? static_cast<int64_t>(l->size()) : 0);
 }
 
 void LRange(Call& c) {
   int64_t start = 0, stop = 0;
   if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &stop))
-    return c.Error(kErrNotInteger);
+    return c.Error(errors::kNotInteger);
   bool wrong = false;
   const QuickList* l = FindList(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   uint64_t first = 0, count = 0;
   if (!l || !ClampRange(start, stop, l->size(), &first, &count)) return c.Array(0);
   c.Array(static_cast<int64_t>(count));
@@ -71,10 +71,10 @@ void LRange(Call& c) {
 void LIndex(Call& c) {
   bool wrong = false;
   const QuickList* l = FindList(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return c.Null();
   int64_t index = 0;
-  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(kErrNotInteger);
+  if (!text::ParseInt64(c.arg(2), &index)) return c.Error(errors::kNotInteger);
   const auto n = static_cast<int64_t>(l->size());
   if (index < 0) index += n;
   if (index < 0 || index >= n) return c.Null();
@@ -87,7 +87,7 @@ void LPos(Call& c) {
   if (!err.empty()) return c.Error(err);
   bool wrong = false;
   const QuickList* l = FindList(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!l) return a.count != -1 ? c.Array(0) : c.Null();
   const bool from_tail = a.rank < 0;
   const uint64_t skip = static_cast<uint64_t>(from_tail ? -a.rank : a.rank) - 1;

@@ -1,10 +1,10 @@
 // SAVE, BGSAVE, LASTSAVE and DEBUG RELOAD.
 #include "rdb/commands.h"
 
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 
-#include "common/errors.h"
 #include "rdb/snapshots.h"
 
 namespace plinth::rdb {
@@ -20,7 +20,7 @@ void Save(Call& c) {
 
 void Bgsave(Call& c) {
   const bool schedule = c.argc() == 2 && text::EqualsNoCase(c.arg(1), "schedule");
-  if (c.argc() > 2 || (c.argc() == 2 && !schedule)) return c.Error(common::kErrSyntax);
+  if (c.argc() > 2 || (c.argc() == 2 && !schedule)) return c.Error(errors::kSyntax);
   Snapshots& s = Instance();
   if (s.ChildRunning()) return c.Error("ERR Background save already in progress");
   if (sdk::Api().fork_active(sdk::Host::self)) {

@@ -1,15 +1,11 @@
 // FAILOVER's parser and checks (see failover_args.h), worded as Redis 7.0 words them.
 #include "replication/failover_args.h"
 
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 namespace plinth::replication {
-namespace {
-
-constexpr const char* kSyntax = "ERR syntax error";
-constexpr const char* kNotInteger = "ERR value is not an integer or out of range";
-
-}  // namespace
+namespace {}  // namespace
 
 std::string ParseFailover(const std::vector<std::string_view>& args, FailoverRequest* out) {
   *out = FailoverRequest{};
@@ -24,19 +20,19 @@ std::string ParseFailover(const std::vector<std::string_view>& args, FailoverReq
     const size_t left = args.size() - j - 1;
     if (text::EqualsNoCase(args[j], "timeout") && left >= 1 && out->timeout_ms == 0) {
       int64_t ms = 0;
-      if (!text::ParseInt64(args[j + 1], &ms)) return kNotInteger;
+      if (!text::ParseInt64(args[j + 1], &ms)) return std::string(errors::kNotInteger);
       if (ms <= 0) return "ERR FAILOVER timeout must be greater than 0";
       out->timeout_ms = ms;
       j += 1;
     } else if (text::EqualsNoCase(args[j], "to") && left >= 2 && !has_to) {
-      if (!text::ParseInt64(args[j + 2], &out->port)) return kNotInteger;
+      if (!text::ParseInt64(args[j + 2], &out->port)) return std::string(errors::kNotInteger);
       out->host = std::string(args[j + 1]);
       has_to = true;
       j += 2;
     } else if (text::EqualsNoCase(args[j], "force") && !out->force) {
       out->force = true;
     } else {
-      return kSyntax;
+      return std::string(errors::kSyntax);
     }
   }
   return "";

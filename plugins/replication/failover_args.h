@@ -29,7 +29,7 @@ struct FailoverReplica {
 };
 
 // Parses args (the command's words after FAILOVER). Returns "" and fills *out, or the error
-// reply without its '-' ("ERR syntax error", ...), in Redis's wording.
+// reply without its '-' (errors::kSyntax, ...), in Redis's wording.
 std::string ParseFailover(const std::vector<std::string_view>& args, FailoverRequest* out);
 
 // The checks of a parsed request that is not ABORT, in Redis's order. Returns "" when the

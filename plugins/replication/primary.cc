@@ -10,11 +10,11 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "common/errors.h"
 #include "replication/primary_impl.h"
 #include "replication/primary_util.h"
 
@@ -236,7 +236,7 @@ void Primary::Psync(plinth_call_t* call) {
   if (m.links.count(id)) return sdk::Api().call_no_reply(call);  // already a replica
   const std::string replid = Arg(call, 1);
   int64_t from = 0;
-  if (!text::ParseInt64(Arg(call, 2), &from)) return ReplyError(call, common::kErrNotInteger);
+  if (!text::ParseInt64(Arg(call, 2), &from)) return ReplyError(call, errors::kNotInteger);
   if (from > 0 && m.PartialSync(call, id, replid, static_cast<uint64_t>(from))) return;
   if (replid != "?") {
     m.sync_partial_err++;

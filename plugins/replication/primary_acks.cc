@@ -2,11 +2,11 @@
 // replicas, and min-replicas-to-write (see primary.h).
 #include <algorithm>
 #include <limits>
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
-#include "common/errors.h"
 #include "replication/primary_impl.h"
 #include "replication/primary_util.h"
 
@@ -72,7 +72,7 @@ void Primary::Replconf(plinth_call_t* call) {
   Impl& m = *impl_;
   LinkGuard g(m);
   const int32_t argc = sdk::Api().call_argc(call);
-  if (argc % 2 == 0) return ReplyError(call, common::kErrSyntax);
+  if (argc % 2 == 0) return ReplyError(call, errors::kSyntax);
   const uint64_t id = sdk::Api().client_id(call);
   auto it = m.links.find(id);
   ReplicaLink* link = it == m.links.end() ? nullptr : it->second.get();
@@ -95,7 +95,7 @@ void Primary::Replconf(plinth_call_t* call) {
     if (opt == "listening-port") {
       int64_t port = 0;
       if (!text::ParseInt64(val, &port) || port < 0 || port > 65535)
-        return ReplyError(call, common::kErrNotInteger);
+        return ReplyError(call, errors::kNotInteger);
       (link ? link->port : m.handshakes[id].port) = static_cast<int>(port);
     } else if (opt == "ip-address") {
       if (val.size() > 255) return ReplyError(call, "ERR ip-address is too long");
@@ -118,13 +118,13 @@ void Primary::Wait(plinth_call_t* call) {
   LinkGuard g(m);
   if (m.r.is_replica()) return ReplyError(call, kWaitOnReplica);
   int64_t want = 0, timeout = 0;
-  if (!text::ParseInt64(Arg(call, 1), &want)) return ReplyError(call, common::kErrNotInteger);
+  if (!text::ParseInt64(Arg(call, 1), &want)) return ReplyError(call, errors::kNotInteger);
   if (!text::ParseInt64(Arg(call, 2), &timeout))
-    return ReplyError(call, "ERR timeout is not an integer or out of range");
-  if (timeout < 0) return ReplyError(call, common::kErrTimeoutNegative);
+    return ReplyError(call, errors::kTimeoutNotInteger);
+  if (timeout < 0) return ReplyError(call, errors::kTimeoutNegative);
   // The host adds it to the clock: a deadline past int64 is refused, as Redis does.
   if (timeout > std::numeric_limits<int64_t>::max() - m.NowMs())
-    return ReplyError(call, "ERR timeout is out of range");
+    return ReplyError(call, errors::kTimeoutOutOfRange);
   const uint64_t id = sdk::Api().client_id(call);
   const int32_t state = sdk::Api().call_block_state(call);
   auto it = m.waiters.find(id);

@@ -1,4 +1,5 @@
 // EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (Redis 7.0 eval.c behaviour and texts).
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 #include "common/subcommand.h"
@@ -16,15 +17,15 @@ constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use 
 // Reads numkeys (argument 2) with EVAL's texts; FCALL's non-integer text differs.
 bool ReadNumKeys(sdk::Call& c, bool fcall, int64_t* numkeys) {
   if (!text::ParseInt64(c.arg(2), numkeys)) {
-    c.Error(fcall ? "ERR Bad number of keys provided" : common::kErrNotInteger);
+    c.Error(fcall ? kErrBadNumkeys : errors::kNotInteger);
     return false;
   }
   if (*numkeys > c.argc() - 3) {
-    c.Error("ERR Number of keys can't be greater than number of args");
+    c.Error(errors::kNumkeysOverArgs);
     return false;
   }
   if (*numkeys < 0) {
-    c.Error("ERR Number of keys can't be negative");
+    c.Error(kErrNumkeysNegative);
     return false;
   }
   return true;
@@ -55,7 +56,7 @@ void EvalGeneric(sdk::Call& c, bool evalsha, bool ro) {
   }
   bool compat = s->flags & kFlagEvalCompat;
   if (!compat && !(s->flags & kFlagNoWrites) && ro) {
-    c.Error("ERR Can not execute a script with write flag using *_ro command.");
+    c.Error(kErrWriteInReadOnly);
     return;
   }
   Run run;
@@ -164,7 +165,7 @@ void Script(sdk::Call& c) {
       return;
     }
     if (!rt->FlushScripts()) {
-      c.Error("ERR out of memory");
+      c.Error(kErrOutOfMemory);
       return;
     }
     c.Ok();

@@ -1,4 +1,5 @@
 // FCALL, FCALL_RO and FUNCTION (Redis 7.0 functions.c behaviour and texts).
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 #include "common/subcommand.h"
@@ -22,19 +23,19 @@ void FCallGeneric(sdk::Call& c, bool ro) {
   const FunctionInfo& f = it->second;
   int64_t numkeys = 0;
   if (!text::ParseInt64(c.arg(2), &numkeys)) {
-    c.Error("ERR Bad number of keys provided");
+    c.Error(kErrBadNumkeys);
     return;
   }
   if (numkeys > c.argc() - 3) {
-    c.Error("ERR Number of keys can't be greater than number of args");
+    c.Error(errors::kNumkeysOverArgs);
     return;
   }
   if (numkeys < 0) {
-    c.Error("ERR Number of keys can't be negative");
+    c.Error(kErrNumkeysNegative);
     return;
   }
   if (ro && !(f.flags & kFlagNoWrites)) {
-    c.Error("ERR Can not execute a script with write flag using *_ro command.");
+    c.Error(kErrWriteInReadOnly);
     return;
   }
   Run run;

@@ -46,7 +46,7 @@ void EmitError(RunRequest* r, bool is_table, const char* msg, const char* source
     std::string text = ScriptErrorText(r->run->name, is_table, msg, source, line);
     r->sink->Error(text.data(), text.size());
   } catch (...) {
-    r->sink->Error("ERR out of memory", 17);
+    r->sink->Error(kErrOutOfMemory.data(), kErrOutOfMemory.size());
   }
 }
 

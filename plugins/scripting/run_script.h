@@ -16,6 +16,13 @@
 
 namespace plinth::scripting {
 
+// The error texts both EVAL's and FCALL's families send.
+inline constexpr std::string_view kErrOutOfMemory = "ERR out of memory";
+inline constexpr std::string_view kErrBadNumkeys = "ERR Bad number of keys provided";
+inline constexpr std::string_view kErrNumkeysNegative = "ERR Number of keys can't be negative";
+inline constexpr std::string_view kErrWriteInReadOnly =
+    "ERR Can not execute a script with write flag using *_ro command.";
+
 // A ReplySink that answers a host call.
 class CallSink : public ReplySink {
  public:

@@ -31,7 +31,7 @@ bool SplitArgs(std::string_view line, std::vector<std::string>* out);
 
 // Reads EVAL's shebang. On success stores the flags (kFlagEvalCompat when body has none) and
 // the shebang's length (the code runs from there, keeping the newline so line numbers hold).
-// On failure stores the error reply text ("ERR Invalid script shebang", ...).
+// On failure stores the error reply text (Redis's "Invalid script shebang" error, ...).
 bool ParseEvalShebang(std::string_view body, uint32_t* flags, size_t* shebang_len,
                       std::string* error);
 

@@ -24,13 +24,13 @@ bool ParseShutdown(const std::vector<std::string_view>& words, ShutdownArgs* out
     } else if (EqualsNoCase(w, "abort")) {
       a.abort = true;
     } else {
-      *error = common::kErrSyntax;
+      *error = errors::kSyntax;
       return false;
     }
   }
   bool others = a.nosave || a.save || a.now || a.force;
   if ((a.abort && others) || (a.nosave && a.save)) {
-    *error = common::kErrSyntax;
+    *error = errors::kSyntax;
     return false;
   }
   *out = a;
@@ -76,7 +76,7 @@ bool ParseListFilter(const std::vector<std::string_view>& words, ListFilter* out
                      std::string* error) {
   if (words.empty()) return true;
   if (words.size() != 3 || !EqualsNoCase(words[0], "filterby")) {
-    *error = common::kErrSyntax;
+    *error = errors::kSyntax;
     return false;
   }
   if (EqualsNoCase(words[1], "module")) {
@@ -86,7 +86,7 @@ bool ParseListFilter(const std::vector<std::string_view>& words, ListFilter* out
   } else if (EqualsNoCase(words[1], "pattern")) {
     out->kind = ListFilter::Kind::kPattern;
   } else {
-    *error = common::kErrSyntax;
+    *error = errors::kSyntax;
     return false;
   }
   out->arg = words[2];

@@ -17,7 +17,7 @@ struct ShutdownArgs {
 };
 
 // Parses the words after SHUTDOWN. Unknown words, NOSAVE with SAVE, and ABORT with anything
-// else give "ERR syntax error".
+// else give errors::kSyntax.
 bool ParseShutdown(const std::vector<std::string_view>& words, ShutdownArgs* out,
                    std::string* error);
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <string_view>
 
@@ -15,11 +16,6 @@
 namespace plinth::set {
 
 using sdk::Call;
-
-inline constexpr std::string_view kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
-inline constexpr std::string_view kErrSyntax = "ERR syntax error";
-inline constexpr std::string_view kErrNotInteger = "ERR value is not an integer or out of range";
 
 // The set under key for reading, or nullptr when the key is missing (*wrongtype false) or
 // holds another type (*wrongtype true). Borrowed until the key is modified.

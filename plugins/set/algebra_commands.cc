@@ -3,6 +3,7 @@
 // deletes the destination.
 #include <algorithm>
 #include <memory>
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <vector>
 
@@ -22,7 +23,7 @@ bool ReadSets(const Call& c, int from, int to, std::vector<const SetValue*>* set
     bool wrongtype = false;
     sets->push_back(ReadSet(c, c.arg(i), &wrongtype));
     if (wrongtype) {
-      c.Error(kErrWrongType);
+      c.Error(errors::kWrongType);
       return false;
     }
   }
@@ -129,20 +130,20 @@ void SDiffStore(Call& c) { StoreOp(c, Op::kDiff, "sdiffstore"); }
 void SInterCard(Call& c) {
   int64_t numkeys = 0;
   if (!text::ParseInt64(c.arg(1), &numkeys) || numkeys < 1) {
-    return c.Error("ERR numkeys should be greater than 0");
+    return c.Error(errors::kNumkeysNotPositive);
   }
   if (numkeys > c.argc() - 2) {
-    return c.Error("ERR Number of keys can't be greater than number of args");
+    return c.Error(errors::kNumkeysOverArgs);
   }
   int keys_end = 2 + static_cast<int>(numkeys);
   int64_t limit = 0;
   for (int i = keys_end; i < c.argc(); ++i) {
     if (text::EqualsNoCase(c.arg(i), "limit") && i + 1 < c.argc()) {
       if (!text::ParseInt64(c.arg(++i), &limit) || limit < 0) {
-        return c.Error("ERR LIMIT can't be negative");
+        return c.Error(errors::kLimitNegative);
       }
     } else {
-      return c.Error(kErrSyntax);
+      return c.Error(errors::kSyntax);
     }
   }
   std::vector<const SetValue*> sets;

@@ -11,7 +11,7 @@ void SAdd(Call& c) {
   std::string_view key = c.arg(1);
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   int argc = c.argc();
   int64_t added = 0;
   if (!set) {
@@ -33,7 +33,7 @@ void SRem(Call& c) {
   std::string_view key = c.arg(1);
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   int argc = c.argc();
   int first = 2;
   while (set && first < argc && !set->Contains(c.arg(first))) ++first;
@@ -49,7 +49,7 @@ void SRem(Call& c) {
 void SMembers(Call& c) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   if (!set) return c.Set(0);
   c.Set(static_cast<int64_t>(set->Size()));
   set->ForEach([&](std::string_view m) { c.Bulk(m); });
@@ -58,14 +58,14 @@ void SMembers(Call& c) {
 void SIsMember(Call& c) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   c.Integer(set && set->Contains(c.arg(2)) ? 1 : 0);
 }
 
 void SMIsMember(Call& c) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   c.Array(c.argc() - 2);
   for (int i = 2; i < c.argc(); ++i) c.Integer(set && set->Contains(c.arg(i)) ? 1 : 0);
 }
@@ -73,7 +73,7 @@ void SMIsMember(Call& c) {
 void SCard(Call& c) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   c.Integer(set ? static_cast<int64_t>(set->Size()) : 0);
 }
 
@@ -83,7 +83,7 @@ void SMove(Call& c) {
   const SetValue* src = ReadSet(c, src_key, &src_wrong);
   const SetValue* dst = ReadSet(c, dst_key, &dst_wrong);
   if (!src && !src_wrong) return c.Integer(0);
-  if (src_wrong || dst_wrong) return c.Error(kErrWrongType);
+  if (src_wrong || dst_wrong) return c.Error(errors::kWrongType);
   // Compare keys, not payloads: COPY makes two keys share one payload.
   if (src_key == dst_key) return c.Integer(src->Contains(member) ? 1 : 0);
   if (!src->Contains(member)) return c.Integer(0);

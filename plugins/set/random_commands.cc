@@ -2,6 +2,7 @@
 // uniform. SPOP propagates as one SREM per popped member, or as DEL when it pops the whole
 // set, as Redis 7.0 does.
 #include <numeric>
+#include <plinth/errors.hpp>
 #include <plinth/number.hpp>
 #include <plinth/text.hpp>
 #include <unordered_set>
@@ -13,15 +14,10 @@
 namespace plinth::set {
 namespace {
 
-constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
-constexpr std::string_view kRandRange =
-    "ERR value is out of range, value must between -9223372036854775807 and "
-    "9223372036854775807";
-
 void PopOne(Call& c, std::string_view key) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   if (!set) return c.Null();
   SetValue* w = WriteSet(c, key);
   size_t i = RandomBelow(w->Size());
@@ -37,7 +33,7 @@ void PopOne(Call& c, std::string_view key) {
 void PopMany(Call& c, std::string_view key, uint64_t count) {
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, key, &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   if (!set || count == 0) return c.Set(0);
   size_t size = set->Size();
   if (count >= size) {
@@ -90,9 +86,9 @@ void ReplyDistinct(const Call& c, const SetValue& set, uint64_t count) {
 void SPop(Call& c) {
   std::string_view key = c.arg(1);
   if (c.argc() == 2) return PopOne(c, key);
-  if (c.argc() > 3) return c.Error(kErrSyntax);
+  if (c.argc() > 3) return c.Error(errors::kSyntax);
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count) || count < 0) return c.Error(kNotPositive);
+  if (!text::ParseInt64(c.arg(2), &count) || count < 0) return c.Error(errors::kNotPositive);
   PopMany(c, key, static_cast<uint64_t>(count));
 }
 
@@ -100,17 +96,17 @@ void SRandMember(Call& c) {
   bool wrongtype = false;
   if (c.argc() == 2) {
     const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-    if (wrongtype) return c.Error(kErrWrongType);
+    if (wrongtype) return c.Error(errors::kWrongType);
     if (!set) return c.Null();
     MemberBuf buf;
     return c.Bulk(set->At(RandomBelow(set->Size()), &buf));
   }
-  if (c.argc() > 3) return c.Error(kErrSyntax);
+  if (c.argc() > 3) return c.Error(errors::kSyntax);
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInteger);
-  if (count == INT64_MIN) return c.Error(kRandRange);
+  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(errors::kNotInteger);
+  if (count == INT64_MIN) return c.Error(errors::kRandomCountRange);
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   if (!set || count == 0) return c.Array(0);
   MemberBuf buf;
   if (count < 0) {

@@ -1,6 +1,7 @@
 // SSCAN's argument parsing (see scan_args.h).
 #include "set/scan_args.h"
 
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 
 namespace plinth::set {
@@ -37,11 +38,11 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
     if (has_value && text::EqualsNoCase(words[i], "count")) {
       int64_t n = 0;
       if (!text::ParseInt64(words[i + 1], &n)) {
-        *error = "ERR value is not an integer or out of range";
+        *error = errors::kNotInteger;
         return false;
       }
       if (n < 1) {
-        *error = "ERR syntax error";
+        *error = errors::kSyntax;
         return false;
       }
       opts->count = static_cast<uint64_t>(n);
@@ -49,7 +50,7 @@ bool ParseScanOptions(const std::vector<std::string_view>& words, ScanOptions* o
       opts->pattern = words[i + 1];
       opts->has_pattern = opts->pattern != "*";
     } else {
-      *error = "ERR syntax error";
+      *error = errors::kSyntax;
       return false;
     }
   }

@@ -12,7 +12,7 @@ namespace plinth::set {
 
 // Parses a cursor as Redis does (strtoul, base 10): an optional '+' or '-' then digits, read up
 // to the first NUL byte; "" is 0 and "-1" wraps to 2^64-1. Leading spaces, junk, a lone sign
-// and overflow are refused. Returns false for "ERR invalid cursor".
+// and overflow are refused. Returns false for errors::kInvalidCursor.
 bool ParseCursor(std::string_view s, uint64_t* out);
 
 struct ScanOptions {

@@ -1,5 +1,6 @@
 // SSCAN: an intset answers everything at once with cursor 0; a hashtable walks its buckets
 // (SetValue::Scan). MATCH filters what was visited, as in Redis.
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <string>
 #include <vector>
@@ -12,10 +13,10 @@ namespace plinth::set {
 
 void SScan(Call& c) {
   uint64_t cursor = 0;
-  if (!ParseCursor(c.arg(2), &cursor)) return c.Error("ERR invalid cursor");
+  if (!ParseCursor(c.arg(2), &cursor)) return c.Error(errors::kInvalidCursor);
   bool wrongtype = false;
   const SetValue* set = ReadSet(c, c.arg(1), &wrongtype);
-  if (wrongtype) return c.Error(kErrWrongType);
+  if (wrongtype) return c.Error(errors::kWrongType);
   if (!set) {
     c.Array(2);
     c.Bulk("0");

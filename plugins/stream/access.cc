@@ -81,7 +81,7 @@ bool ReplyOneEntry(const Call& c, const Stream& s, const StreamId& id) {
 bool IntArg(const Call& c, int i, int64_t* out, std::string_view err) {
   if (text::ParseInt64(c.arg(i), out)) return true;
   if (err.empty()) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
   } else {
     c.Error(std::string("ERR ") + std::string(err));
   }

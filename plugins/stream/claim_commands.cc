@@ -69,7 +69,7 @@ void XClaim(Call& c) {
   const std::string_view key = c.arg(1), gname = c.arg(2);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!ro || !ro->FindGroup(gname)) return c.Error(NoGroup(c));
   ClaimOpts o;
   if (!IntArg(c, 4, &o.minidle, "Invalid min-idle-time argument for XCLAIM")) return;
@@ -155,12 +155,12 @@ void XAutoClaim(Call& c) {
     } else if (EqualsNoCase(c.arg(j), "JUSTID")) {
       justid = true;
     } else {
-      return c.Error(kErrSyntax);
+      return c.Error(errors::kSyntax);
     }
   }
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!ro || !ro->FindGroup(gname)) return c.Error(NoGroup(c));
   Stream* s = MutableStream(c, key);
   Group* g = s->FindGroup(gname);

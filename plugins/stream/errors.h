@@ -1,18 +1,12 @@
-// The error replies of the stream commands, with Redis 7.0's exact texts. Constants only.
+// The error replies only the stream commands send, with Redis 7.0's exact texts (the shared
+// ones are in <plinth/errors.hpp>). Constants only.
 #ifndef PLINTH_STREAM_ERRORS_H
 #define PLINTH_STREAM_ERRORS_H
 
+#include <plinth/errors.hpp>
 #include <string_view>
 
-#include "common/errors.h"
-
 namespace plinth::stream {
-
-using common::kErrNoSuchKey;
-using common::kErrNotInteger;
-using common::kErrSyntax;
-using common::kErrTimeoutNegative;
-using common::kErrWrongType;
 
 inline constexpr std::string_view kErrInvalidStart = "ERR invalid start ID for the interval";
 inline constexpr std::string_view kErrInvalidEnd = "ERR invalid end ID for the interval";
@@ -33,8 +27,6 @@ inline constexpr std::string_view kErrTrimNoStrategy =
     "ERR syntax error, XTRIM must be called with a trimming strategy";
 inline constexpr std::string_view kErrLimitNoApprox =
     "ERR syntax error, LIMIT cannot be used without the special ~ option";
-inline constexpr std::string_view kErrTimeoutInt = "ERR timeout is not an integer or out of range";
-inline constexpr std::string_view kErrTimeoutRange = "ERR timeout is out of range";
 inline constexpr std::string_view kErrBusyGroup = "BUSYGROUP Consumer Group name already exists";
 inline constexpr std::string_view kErrKeyRequired =
     "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to "

@@ -86,7 +86,7 @@ void XGroup(Call& c) {
   const std::string_view key = c.arg(2), name = c.arg(3);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   const Group* g = ro ? ro->FindGroup(name) : nullptr;
   if (!mkstream) {
     if (!ro) return c.Error(kErrKeyRequired);
@@ -137,7 +137,7 @@ void XAck(Call& c) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   const Group* g = ro ? ro->FindGroup(c.arg(2)) : nullptr;
   if (!g) return c.Integer(0);
   std::vector<StreamId> ids;

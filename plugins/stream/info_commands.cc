@@ -147,8 +147,8 @@ void XInfo(Call& c) {
   const std::string_view key = c.arg(2);
   bool wrong = false;
   const Stream* s = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
-  if (!s) return c.Error(kErrNoSuchKey);
+  if (wrong) return c.Error(errors::kWrongType);
+  if (!s) return c.Error(errors::kNoSuchKey);
   if (sub == kStream) return StreamInfo(c, *s);
   if (sub == kGroups) {
     c.Array(static_cast<int64_t>(s->groups.size()));

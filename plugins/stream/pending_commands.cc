@@ -11,7 +11,7 @@ namespace plinth::stream {
 void XPending(Call& c) {
   const int argc = c.argc();
   const bool justinfo = argc == 3;
-  if (argc != 3 && (argc < 6 || argc > 9)) return c.Error(kErrSyntax);
+  if (argc != 3 && (argc < 6 || argc > 9)) return c.Error(errors::kSyntax);
   StreamId start, end;
   int64_t count = 0, minidle = 0;
   std::string_view consumer_name;
@@ -20,7 +20,7 @@ void XPending(Call& c) {
     int idx = 3;
     if (text::EqualsNoCase(c.arg(3), "IDLE")) {
       if (!IntArg(c, 4, &minidle)) return;
-      if (argc < 8) return c.Error(kErrSyntax);
+      if (argc < 8) return c.Error(errors::kSyntax);
       idx += 2;
     }
     if (!IntArg(c, idx + 2, &count)) return;
@@ -37,7 +37,7 @@ void XPending(Call& c) {
   }
   bool wrong = false;
   const Stream* s = FindStream(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   const Group* g = s ? s->FindGroup(c.arg(2)) : nullptr;
   if (!g)
     return c.Error("NOGROUP No such key '" + std::string(c.arg(1)) + "' or consumer group '" +

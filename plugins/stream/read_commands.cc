@@ -23,12 +23,12 @@ void RangeGeneric(Call& c, bool rev) {
       if (count < 0) count = 0;
       ++j;
     } else {
-      return c.Error(kErrSyntax);
+      return c.Error(errors::kSyntax);
     }
   }
   bool wrong = false;
   const Stream* s = FindStream(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!s) return c.Array(0);
   if (count == 0) return c.NullArray();
   ReplyRange(c, *s, start, end, rev, count == -1 ? 0 : static_cast<size_t>(count));
@@ -42,7 +42,7 @@ void XRevRange(Call& c) { RangeGeneric(c, true); }
 void XLen(Call& c) {
   bool wrong = false;
   const Stream* s = FindStream(c, c.arg(1), &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   c.Integer(s ? static_cast<int64_t>(s->length) : 0);
 }
 

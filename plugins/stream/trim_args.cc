@@ -73,7 +73,7 @@ int ParseAddTrimArgs(const Call& c, bool xadd, AddTrimArgs* a) {
       a->id_given = true;
       break;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return -1;
     }
   }

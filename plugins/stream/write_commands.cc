@@ -55,7 +55,7 @@ void XAdd(Call& c) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!ro && a.no_mkstream) return c.Null();
   if (ro && ro->last_id.IsMax()) return c.Error(kErrExhausted);
   StreamId id;
@@ -93,7 +93,7 @@ void XTrim(Call& c) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!ro) return c.Integer(0);
   // Trim a copy first when the value is shared: a trim that removes nothing changes nothing.
   Stream probe(*ro);
@@ -110,7 +110,7 @@ void XDel(Call& c) {
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
+  if (wrong) return c.Error(errors::kWrongType);
   if (!ro) return c.Integer(0);
   std::vector<StreamId> ids;
   for (int i = 2; i < c.argc(); ++i) {
@@ -157,14 +157,14 @@ void XSetId(Call& c) {
             "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id");
       i += 2;
     } else {
-      return c.Error(kErrSyntax);
+      return c.Error(errors::kSyntax);
     }
   }
   const std::string_view key = c.arg(1);
   bool wrong = false;
   const Stream* ro = FindStream(c, key, &wrong);
-  if (wrong) return c.Error(kErrWrongType);
-  if (!ro) return c.Error(kErrNoSuchKey);
+  if (wrong) return c.Error(errors::kWrongType);
+  if (!ro) return c.Error(errors::kNoSuchKey);
   if (ro->length > 0) {
     StreamId maxid;
     ro->LastLive(&maxid);

@@ -47,11 +47,11 @@ bool ParseRead(const Call& c, bool group_read, ReadArgs* a) {
       ++i;
       if (!IntArg(c, i, &a->timeout, "timeout is not an integer or out of range")) return false;
       if (a->timeout < 0) {
-        c.Error(kErrTimeoutNegative);
+        c.Error(errors::kTimeoutNegative);
         return false;
       }
       if (a->timeout > 0 && a->timeout > std::numeric_limits<int64_t>::max() - c.NowMs()) {
-        c.Error(kErrTimeoutRange);
+        c.Error(errors::kTimeoutOutOfRange);
         return false;
       }
     } else if (EqualsNoCase(o, "COUNT") && moreargs) {
@@ -84,12 +84,12 @@ bool ParseRead(const Call& c, bool group_read, ReadArgs* a) {
       }
       a->noack = true;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return false;
     }
   }
   if (a->streams_arg == 0) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return false;
   }
   if (group_read && a->group.data() == nullptr) {
@@ -108,7 +108,7 @@ bool ResolveIds(const Call& c, const ReadArgs& a, bool woken, std::vector<Stream
     bool wrong = false;
     const Stream* s = FindStream(c, key, &wrong);
     if (wrong && !woken) {
-      c.Error(kErrWrongType);
+      c.Error(errors::kWrongType);
       return false;
     }
     if (a.group_read && !woken && (!s || !s->FindGroup(a.group))) {

@@ -35,7 +35,7 @@ int64_t BitPos(std::string_view s, int bit, const BitPosRange& range);
 
 // Parses a SETBIT/GETBIT offset: a Redis integer >= 0 whose byte (offset / 8) is below
 // max_bytes (proto-max-bulk-len). Returns false when it is not; then Redis replies
-// "ERR bit offset is not an integer or out of range".
+// kErrBitOffset.
 bool ParseBitOffset(std::string_view arg, int64_t max_bytes, uint64_t* out);
 
 // The bit at offset in s (0 past the end).

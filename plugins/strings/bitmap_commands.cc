@@ -23,7 +23,7 @@ bool ParseUnitOrReply(const Call& c, std::string_view arg, bool* bit_unit) {
   } else if (IsToken(arg, "BYTE")) {
     *bit_unit = false;
   } else {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return false;
   }
   return true;
@@ -31,7 +31,7 @@ bool ParseUnitOrReply(const Call& c, std::string_view arg, bool* bit_unit) {
 
 bool ParseIntOrReply(const Call& c, std::string_view arg, int64_t* out) {
   if (text::ParseInt64(arg, out)) return true;
-  c.Error(kErrNotInteger);
+  c.Error(errors::kNotInteger);
   return false;
 }
 
@@ -88,7 +88,7 @@ void BitCountCommand(Call& c) {
     return;
   }
   if (c.argc() != 4 && c.argc() != 5) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return;
   }
   int64_t start = 0, end = 0;
@@ -120,7 +120,7 @@ void BitPosCommand(Call& c) {
   }
   BitPosRange range;
   if (c.argc() > 6) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return;
   }
   if (c.argc() >= 4) {
@@ -140,7 +140,7 @@ void BitPosCommand(Call& c) {
 void BitOpCommand(Call& c) {
   BitOpKind op;
   if (!ParseBitOp(c.arg(1), &op)) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return;
   }
   if (op == BitOpKind::kNot && c.argc() != 4) {

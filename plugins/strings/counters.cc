@@ -20,12 +20,12 @@ void IncrDecr(const Call& c, int64_t incr) {
   if (!LookupString(c, key, &v)) return;
   int64_t value = 0;
   if (v && !text::ParseInt64(Bytes(v), &value)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   int64_t result = 0;
   if (!AddInt64(value, incr, &result)) {
-    c.Error(kErrOverflow);
+    c.Error(errors::kOverflow);
     return;
   }
   c.PutString(key, std::to_string(result), PLINTH_SET_KEEPTTL);
@@ -42,7 +42,7 @@ void DecrCommand(Call& c) { IncrDecr(c, -1); }
 void IncrByCommand(Call& c) {
   int64_t incr = 0;
   if (!text::ParseInt64(c.arg(2), &incr)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   IncrDecr(c, incr);
@@ -51,7 +51,7 @@ void IncrByCommand(Call& c) {
 void DecrByCommand(Call& c) {
   int64_t decr = 0;
   if (!text::ParseInt64(c.arg(2), &decr)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   // Negating INT64_MIN does not fit: Redis refuses it before looking at the key.
@@ -68,12 +68,12 @@ void IncrByFloatCommand(Call& c) {
   if (!LookupString(c, key, &v)) return;
   long double value = 0, incr = 0;
   if ((v && !ParseLongDouble(Bytes(v), &value)) || !ParseLongDouble(c.arg(2), &incr)) {
-    c.Error(kErrNotFloat);
+    c.Error(errors::kNotFloat);
     return;
   }
   value += incr;
   if (std::isnan(value) || std::isinf(value)) {
-    c.Error(kErrNanOrInf);
+    c.Error(errors::kNanOrInf);
     return;
   }
   std::string text = FormatLongDouble(value);

@@ -1,20 +1,12 @@
-// The error replies of the string and bitmap commands, with Redis 7.0's exact texts (clients
-// and tests match on them). Constants only.
+// The error replies only the string and bitmap commands send, with Redis 7.0's exact texts
+// (clients and tests match on them; the shared ones are in <plinth/errors.hpp>). Constants only.
 #ifndef PLINTH_STRINGS_ERRORS_H
 #define PLINTH_STRINGS_ERRORS_H
 
+#include <plinth/errors.hpp>
 #include <string_view>
 
-#include "common/errors.h"
-
 namespace plinth::strings {
-
-using common::kErrNanOrInf;
-using common::kErrNotFloat;
-using common::kErrNotInteger;
-using common::kErrOverflow;
-using common::kErrSyntax;
-using common::kErrWrongType;
 
 inline constexpr std::string_view kErrDecrOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kErrOffsetRange = "ERR offset is out of range";

@@ -39,7 +39,7 @@ bool IsGetOption(std::string_view arg);
 
 enum class ExpireStatus {
   kOk,
-  kNotInteger,  // "ERR value is not an integer or out of range"
+  kNotInteger,  // errors::kNotInteger
   kInvalid,     // "ERR invalid expire time in '<command>' command"
 };
 

@@ -10,7 +10,7 @@ namespace plinth::strings {
 bool LookupString(const Call& c, std::string_view key, const plinth_value_t** value) {
   const plinth_value_t* v = c.Get(key);
   if (v && sdk::Api().value_type(v) != PLINTH_TYPE_STRING) {
-    c.Error(kErrWrongType);
+    c.Error(errors::kWrongType);
     return false;
   }
   *value = v;

@@ -1,6 +1,7 @@
 // The GET/SET family (GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX)
 // and the registration table of the whole string group. Replies, error texts and propagated
 // forms follow Redis 7.0. Main thread only.
+#include <plinth/errors.hpp>
 #include <plinth/text.hpp>
 #include <string>
 #include <string_view>
@@ -37,10 +38,10 @@ bool ResolveExpireOrReply(const Call& c, const SetOptions& o, const char* comman
     case ExpireStatus::kOk:
       return true;
     case ExpireStatus::kNotInteger:
-      c.Error(kErrNotInteger);
+      c.Error(errors::kNotInteger);
       return false;
     case ExpireStatus::kInvalid:
-      c.Error(std::string("ERR invalid expire time in '") + command + "' command");
+      c.Error(std::string(errors::kInvalidExpirePrefix) + command + "' command");
       return false;
   }
   return false;
@@ -97,7 +98,7 @@ void SetCommand(Call& c) {
   for (int i = 3; i < c.argc(); ++i) args.push_back(c.arg(i));
   SetOptions o;
   if (!ParseSetOptions(args, OptionsFor::kSet, &o)) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return;
   }
   bool stored = SetGeneric(c, o, c.arg(1), c.arg(2), "set", SetReplies::kOkOrNull);
@@ -151,7 +152,7 @@ void GetExCommand(Call& c) {
   for (int i = 2; i < c.argc(); ++i) args.push_back(c.arg(i));
   SetOptions o;
   if (!ParseSetOptions(args, OptionsFor::kGetEx, &o)) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return;
   }
   std::string_view key = c.arg(1);

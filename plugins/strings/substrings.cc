@@ -74,7 +74,7 @@ void StrlenCommand(Call& c) {
 void GetRangeCommand(Call& c) {
   int64_t start = 0, end = 0;
   if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &end)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   const plinth_value_t* v = nullptr;
@@ -86,7 +86,7 @@ void SetRangeCommand(Call& c) {
   std::string_view key = c.arg(1), patch = c.arg(3);
   int64_t offset = 0;
   if (!text::ParseInt64(c.arg(2), &offset)) {
-    c.Error(kErrNotInteger);
+    c.Error(errors::kNotInteger);
     return;
   }
   if (offset < 0) {
@@ -129,12 +129,12 @@ void LcsCommand(Call& c) {
       with_len = true;
     } else if (IsToken(opt, "MINMATCHLEN") && j + 1 < c.argc()) {
       if (!text::ParseInt64(c.arg(++j), &options.min_match_len)) {
-        c.Error(kErrNotInteger);
+        c.Error(errors::kNotInteger);
         return;
       }
       if (options.min_match_len < 0) options.min_match_len = 0;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return;
     }
   }

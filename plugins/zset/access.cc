@@ -19,7 +19,7 @@ Found ReadZset(const sdk::Call& c, std::string_view key, const ZSet** z) {
 bool ReadZsetOrReply(const sdk::Call& c, std::string_view key, const ZSet** z) {
   *z = nullptr;
   if (ReadZset(c, key, z) == Found::kWrongType) {
-    c.Error(kErrWrongType);
+    c.Error(errors::kWrongType);
     return false;
   }
   return true;

@@ -2,6 +2,7 @@
 // first tries to serve; when no key has entries it blocks through call_block and is run again
 // (PLINTH_BLOCK_WOKEN: try again, block again if still nothing; PLINTH_BLOCK_TIMEOUT: the null
 // array). Served pops propagate as ZPOPMIN/ZPOPMAX, as Redis 7.0 rewrites them.
+#include <plinth/errors.hpp>
 #include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
@@ -68,10 +69,10 @@ void Propagate(const Call& c, std::string_view key, bool max, const std::string*
 }
 
 void PopMinMax(Call& c, bool max) {
-  if (c.argc() > 3) return c.Error(kErrSyntax);
+  if (c.argc() > 3) return c.Error(errors::kSyntax);
   int64_t count = -1;
   if (c.argc() == 3 && (!text::ParseInt64(c.arg(2), &count) || count < 0))
-    return c.Error("ERR value is out of range, must be positive");
+    return c.Error(errors::kNotPositive);
   const std::string_view key = c.arg(1);
   const ZSet* z = nullptr;
   if (!ReadZsetOrReply(c, key, &z)) return;
@@ -92,11 +93,11 @@ struct MpopArgs {
 bool ParseMpop(const Call& c, int numkeys_at, MpopArgs* a) {
   int64_t nk = 0;
   if (!text::ParseInt64(c.arg(numkeys_at), &nk) || nk < 1) {
-    c.Error("ERR numkeys should be greater than 0");
+    c.Error(errors::kNumkeysNotPositive);
     return false;
   }
   if (nk >= c.argc() || numkeys_at + nk + 1 >= c.argc()) {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return false;
   }
   const int64_t where = numkeys_at + nk + 1;
@@ -106,7 +107,7 @@ bool ParseMpop(const Call& c, int numkeys_at, MpopArgs* a) {
   } else if (text::EqualsNoCase(w, "max")) {
     a->max = true;
   } else {
-    c.Error(kErrSyntax);
+    c.Error(errors::kSyntax);
     return false;
   }
   bool have_count = false;
@@ -114,12 +115,12 @@ bool ParseMpop(const Call& c, int numkeys_at, MpopArgs* a) {
     if (!have_count && text::EqualsNoCase(c.arg(j), "count") && j + 1 < c.argc()) {
       ++j;
       if (!text::ParseInt64(c.arg(j), &a->count) || a->count < 1) {
-        c.Error("ERR count should be greater than 0");
+        c.Error(errors::kCountNotPositive);
         return false;
       }
       have_count = true;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return false;
     }
   }
@@ -139,7 +140,7 @@ int ServeFirst(const Call& c, int first, int n, bool max, int64_t count, PopShap
     const Found f = ReadZset(c, key, &z);
     if (f == Found::kMissing || (f == Found::kWrongType && skip_wrong)) continue;
     if (f == Found::kWrongType) {
-      c.Error(kErrWrongType);
+      c.Error(errors::kWrongType);
       return -1;
     }
     PopAndReply(c, key, z, max, count, shape);

@@ -42,7 +42,7 @@ bool ParseRange(const Call& c, int src, bool store, RangeRequest* q) {
     } else if (EqualsNoCase(w, "limit") && left >= 2) {
       if (!text::ParseInt64(c.arg(j + 1), &q->offset) ||
           !text::ParseInt64(c.arg(j + 2), &q->limit)) {
-        c.Error(kErrNotInteger);
+        c.Error(errors::kNotInteger);
         return false;
       }
       j += 2;
@@ -53,7 +53,7 @@ bool ParseRange(const Call& c, int src, bool store, RangeRequest* q) {
     } else if (q->by == By::kAuto && EqualsNoCase(w, "byscore")) {
       q->by = By::kScore;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return false;
     }
   }
@@ -74,7 +74,7 @@ bool ParseRange(const Call& c, int src, bool store, RangeRequest* q) {
   bool ok = true;
   if (q->by == By::kRank) {
     ok = text::ParseInt64(c.arg(min), &q->start) && text::ParseInt64(c.arg(max), &q->stop);
-    if (!ok) c.Error(kErrNotInteger);
+    if (!ok) c.Error(errors::kNotInteger);
   } else if (q->by == By::kScore) {
     ok = ParseScoreRange(c.arg(min), c.arg(max), &q->scores);
     if (!ok) c.Error(kErrScoreRange);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <plinth/errors.hpp>
 
 namespace plinth::zset {
 
@@ -149,7 +150,7 @@ bool ParseTimeout(std::string_view s, int64_t* ms, std::string* error) {
                       : std::strtold(text.c_str(), &end);
   if (std::isnan(v) || static_cast<size_t>(end - text.c_str()) != text.size() ||
       (errno == ERANGE && (v == HUGE_VALL || v == -HUGE_VALL || v == 0))) {
-    *error = "ERR timeout is not a float or out of range";
+    *error = errors::kTimeoutNotFloat;
     return false;
   }
   v *= 1000.0L;
@@ -159,7 +160,7 @@ bool ParseTimeout(std::string_view s, int64_t* ms, std::string* error) {
   const long double kLimit = 9.2233720368547758e18L;
   const int64_t t = (v >= kLimit || v <= -kLimit) ? INT64_MIN : static_cast<int64_t>(v);
   if (t < 0) {
-    *error = kErrTimeoutNegative;
+    *error = errors::kTimeoutNegative;
     return false;
   }
   *ms = t;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <plinth/errors.hpp>
 #include <string>
 #include <string_view>
 
@@ -13,12 +14,6 @@
 
 namespace plinth::zset {
 
-inline constexpr std::string_view kErrNotFloat = "ERR value is not a valid float";
-inline constexpr std::string_view kErrNotInteger = "ERR value is not an integer or out of range";
-inline constexpr std::string_view kErrSyntax = "ERR syntax error";
-inline constexpr std::string_view kErrWrongType =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
-inline constexpr std::string_view kErrTimeoutNegative = "ERR timeout is negative";
 inline constexpr const char* kErrScoreRange = "ERR min or max is not a float";
 inline constexpr const char* kErrLexRange = "ERR min or max not valid string range item";
 inline constexpr const char* kErrNan = "ERR resulting score is not a number (NaN)";

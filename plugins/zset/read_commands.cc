@@ -1,5 +1,6 @@
 // ZSCORE, ZMSCORE, ZCARD, ZCOUNT, ZLEXCOUNT, ZRANK, ZREVRANK and ZRANDMEMBER: read-only
 // commands that answer from one set.
+#include <plinth/errors.hpp>
 #include <plinth/keys.hpp>
 #include <plinth/number.hpp>
 #include <plinth/plugin.hpp>
@@ -134,18 +135,14 @@ void ZRandMember(Call& c) {
     return c.Bulk(z->At(RandomBelow(z->Size())).Member());
   }
   int64_t count = 0;
-  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(kErrNotInteger);
-  if (count == INT64_MIN)
-    return c.Error(
-        "ERR value is out of range, value must between -9223372036854775807 and "
-        "9223372036854775807");
+  if (!text::ParseInt64(c.arg(2), &count)) return c.Error(errors::kNotInteger);
+  if (count == INT64_MIN) return c.Error(errors::kRandomCountRange);
   bool withscores = false;
   if (c.argc() > 4 || (c.argc() == 4 && !text::EqualsNoCase(c.arg(3), "withscores")))
-    return c.Error(kErrSyntax);
+    return c.Error(errors::kSyntax);
   if (c.argc() == 4) {
     withscores = true;
-    if (count < -INT64_MAX / 2 || count > INT64_MAX / 2)
-      return c.Error("ERR value is out of range");
+    if (count < -INT64_MAX / 2 || count > INT64_MAX / 2) return c.Error(errors::kOutOfRange);
   }
   const ZSet* z = nullptr;
   if (!ReadZsetOrReply(c, c.arg(1), &z)) return;

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <plinth/errors.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
 #include <string>
@@ -59,7 +60,7 @@ void ReplyScan(const Call& c, uint64_t cursor, const std::vector<Found2>& items)
 
 void ZScan(Call& c) {
   uint64_t cursor = 0;
-  if (!ParseCursor(c.arg(2), &cursor)) return c.Error("ERR invalid cursor");
+  if (!ParseCursor(c.arg(2), &cursor)) return c.Error(errors::kInvalidCursor);
   const ZSet* z = nullptr;
   if (!ReadZsetOrReply(c, c.arg(1), &z)) return;
   if (!z) return ReplyScan(c, 0, {});
@@ -70,13 +71,13 @@ void ZScan(Call& c) {
     const std::string_view w = c.arg(i);
     const bool has_value = i + 1 < c.argc();
     if (has_value && text::EqualsNoCase(w, "count")) {
-      if (!text::ParseInt64(c.arg(i + 1), &count)) return c.Error(kErrNotInteger);
-      if (count < 1) return c.Error(kErrSyntax);
+      if (!text::ParseInt64(c.arg(i + 1), &count)) return c.Error(errors::kNotInteger);
+      if (count < 1) return c.Error(errors::kSyntax);
     } else if (has_value && text::EqualsNoCase(w, "match")) {
       pattern = c.arg(i + 1);
       use_pattern = !(pattern.size() == 1 && pattern[0] == '*');
     } else {
-      return c.Error(kErrSyntax);
+      return c.Error(errors::kSyntax);
     }
   }
   std::vector<Found2> items;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <plinth/errors.hpp>
 #include <plinth/keys.hpp>
 #include <plinth/plugin.hpp>
 #include <plinth/text.hpp>
@@ -163,7 +164,7 @@ bool ParseOptions(const Call& c, int j, Op op, bool store, bool card, std::vecto
       } else if (EqualsNoCase(a, "max")) {
         o->agg = Agg::kMax;
       } else {
-        c.Error(kErrSyntax);
+        c.Error(errors::kSyntax);
         return false;
       }
       j += 2;
@@ -172,12 +173,12 @@ bool ParseOptions(const Call& c, int j, Op op, bool store, bool card, std::vecto
       ++j;
     } else if (card && remaining >= 2 && EqualsNoCase(w, "limit")) {
       if (!text::ParseInt64(c.arg(j + 1), &o->limit) || o->limit < 0) {
-        c.Error("ERR LIMIT can't be negative");
+        c.Error(errors::kLimitNegative);
         return false;
       }
       j += 2;
     } else {
-      c.Error(kErrSyntax);
+      c.Error(errors::kSyntax);
       return false;
     }
   }
@@ -208,19 +209,19 @@ void StoreResult(const Call& c, std::string_view dst, const Entries& result, Op 
 // numkeys is argv[idx]; store: argv[1] is the destination; card: ZINTERCARD.
 void SetOpGeneric(Call& c, int idx, Op op, bool store, bool card) {
   int64_t setnum = 0;
-  if (!text::ParseInt64(c.arg(idx), &setnum)) return c.Error(kErrNotInteger);
+  if (!text::ParseInt64(c.arg(idx), &setnum)) return c.Error(errors::kNotInteger);
   if (setnum < 1) {
     return c.Error("ERR at least 1 input key is needed for '" + text::ToLower(c.arg(0)) +
                    "' command");
   }
-  if (setnum > c.argc() - (idx + 1)) return c.Error(kErrSyntax);
+  if (setnum > c.argc() - (idx + 1)) return c.Error(errors::kSyntax);
   std::vector<Source> src(static_cast<size_t>(setnum));
   int j = idx + 1;
   for (auto& s : src) {
     const std::string_view key = c.arg(j++);
     if (ReadZset(c, key, &s.z) != Found::kWrongType) continue;
     s.plain = PlainSet(c, key);
-    if (!s.plain) return c.Error(kErrWrongType);
+    if (!s.plain) return c.Error(errors::kWrongType);
     s.z = s.plain.get();
   }
   Options o;

@@ -88,7 +88,7 @@ void AddGeneric(Call& c, bool zincrby) {
   else
     first = ParseAddFlags(c, &f);
   const int rest = c.argc() - first;
-  if (rest == 0 || rest % 2 != 0) return c.Error(kErrSyntax);
+  if (rest == 0 || rest % 2 != 0) return c.Error(errors::kSyntax);
   const int pairs = rest / 2;
   if (f.nx && f.xx) return c.Error("ERR XX and NX options at the same time are not compatible");
   if ((f.gt && f.nx) || (f.lt && f.nx) || (f.gt && f.lt))
@@ -106,7 +106,7 @@ void AddGeneric(Call& c, bool zincrby) {
   size_t max_len = 0;
   for (int i = 0; i < pairs; ++i) {
     if (!ParseScore(c.arg(first + 2 * i), &scores[static_cast<size_t>(i)]))
-      return c.Error(kErrNotFloat);
+      return c.Error(errors::kNotFloat);
     max_len = std::max(max_len, c.arg(first + 2 * i + 1).size());
   }
   const std::string_view key = c.arg(1);
@@ -171,7 +171,7 @@ void RemRangeGeneric(Call& c, RemBy by) {
   LexRange lr;
   if (by == RemBy::kRank) {
     if (!text::ParseInt64(c.arg(2), &start) || !text::ParseInt64(c.arg(3), &stop))
-      return c.Error(kErrNotInteger);
+      return c.Error(errors::kNotInteger);
   } else if (by == RemBy::kScore) {
     if (!ParseScoreRange(c.arg(2), c.arg(3), &sr)) return c.Error(kErrScoreRange);
   } else if (!ParseLexRange(c.arg(2), c.arg(3), &lr)) {
