@@ -34,7 +34,7 @@ struct Limits {
   OutputLimit out_replica{256 << 20, 64 << 20, 60};  // replicas (client_set_replica)
   // The least hard or soft limit of the three set (INT64_MAX: none): output below it is below
   // every class's limits, which the request path checks with one comparison.
-  int64_t out_floor = 8 << 20;  // the defaults': pubsub's soft limit
+  int64_t out_floor = INT64_MAX;
   // Sets out_floor from the three classes.
   void SetOutputFloor() {
     out_floor = INT64_MAX;
@@ -42,6 +42,7 @@ struct Limits {
       for (const int64_t v : {l->hard, l->soft})
         if (v > 0 && v < out_floor) out_floor = v;
   }
+  Limits() { SetOutputFloor(); }
   bool protected_mode = true;
   int64_t hz = 10;
 };
