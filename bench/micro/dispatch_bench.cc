@@ -47,10 +47,10 @@ struct Host {
       std::fprintf(stderr, "dispatch_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);
     }
-    s.CreateDatabases();  // as Shell::Run
+    s.keyspace.Create();  // as Shell::Run
     for (int i = 0; i < kKeys; ++i) {
       keys.push_back(Key(i));
-      s.dbs[0].Set(keys.back(), ValueCreateString(value.data(), value.size()), false);
+      s.keyspace.dbs[0].Set(keys.back(), ValueCreateString(value.data(), value.size()), false);
     }
   }
 };
@@ -64,15 +64,15 @@ Host& H() {
 void DirectGet(plinth_call* call) {
   Core& s = *call->core;
   std::string_view key(call->argv[1], call->argvlen[1]);
-  Entry* e = s.dbs[call->db].Find(key);
+  Entry* e = s.keyspace.dbs[call->db].Find(key);
   if (e && plinth::host::EntryExpired(e, call->now_ms)) {
-    s.ExpireKey(call->db, key);
+    s.keyspace.expiry.ExpireKey(call->db, key);
     e = nullptr;
   }
   if (e) {
-    s.stats.keyspace_hits++;
+    s.server.stats.keyspace_hits++;
   } else {
-    s.stats.keyspace_misses++;
+    s.server.stats.keyspace_misses++;
   }
   call->replies++;
   benchmark::DoNotOptimize(e ? plinth::host::StringData(plinth::host::EntryValue(e)) : nullptr);
@@ -81,8 +81,8 @@ void DirectGet(plinth_call* call) {
 void DirectSet(plinth_call* call) {
   Core& s = *call->core;
   plinth_value_t* v = ValueCreateString(call->argv[2], call->argvlen[2]);
-  s.dbs[call->db].Set(std::string_view(call->argv[1], call->argvlen[1]), v, false);
-  s.dirty++;
+  s.keyspace.dbs[call->db].Set(std::string_view(call->argv[1], call->argvlen[1]), v, false);
+  s.keyspace.dirty++;
   call->replies++;
 }
 

@@ -87,7 +87,7 @@ struct Host {
       std::fprintf(stderr, "replicate_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);
     }
-    core.CreateDatabases();
+    core.keyspace.Create();
     plinth_stream_consumer_spec_t consumer{};
     consumer.struct_size = sizeof consumer;
     consumer.name = "bench";
@@ -138,7 +138,7 @@ void CountAllocations(benchmark::State& state, Core& core, Fn call) {
   const uint64_t start = allocations.load();
   for (uint64_t i = 1; i <= kCountedCalls; ++i) {
     call();
-    if (i % kDrainEvery == 0) core.BeforeSleep();
+    if (i % kDrainEvery == 0) core.server.BeforeSleep();
   }
   const uint64_t n = allocations.load() - start;
   state.counters["allocs_per_call"] = static_cast<double>(n) / kCountedCalls;
@@ -157,7 +157,7 @@ void ReplicateLoop(benchmark::State& state, uint64_t n, Core& core, plinth_call&
   for (uint64_t i = 0; i < n; ++i) {
     if (api->replicate(&call, kFlags, "SET", 3, kArgv, kArgvLen) != PLINTH_OK)
       state.SkipWithError("replicate refused");
-    if (i % kDrainEvery == kDrainEvery - 1) core.BeforeSleep();
+    if (i % kDrainEvery == kDrainEvery - 1) core.server.BeforeSleep();
   }
 }
 
@@ -167,16 +167,16 @@ void BM_Replicate(benchmark::State& state) {
   plinth_call call;  // a handler's call with no client, in db 0
   call.core = &core;
   ReplicateLoop<kFlags>(state, 4 * kDrainEvery, core, call);  // warm-up: the buffer's size
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   const plinth_host_api_t* api = core.plugins.api;
   uint64_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(api->replicate(&call, kFlags, "SET", 3, kArgv, kArgvLen));
-    if (++i % kDrainEvery == 0) core.BeforeSleep();
+    if (++i % kDrainEvery == 0) core.server.BeforeSleep();
   }
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   CountAllocations(state, core, [&] { api->replicate(&call, kFlags, "SET", 3, kArgv, kArgvLen); });
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Replicate<0>)->Name("BM_Replicate_Validated");
@@ -187,16 +187,16 @@ void BM_Stream_PlainAppend(benchmark::State& state) {
   Core& core = H().core;
   for (uint64_t i = 0; i < 4 * kDrainEvery; ++i)
     core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   uint64_t i = 0;
   for (auto _ : state) {
     core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen);
-    if (++i % kDrainEvery == 0) core.BeforeSleep();
+    if (++i % kDrainEvery == 0) core.server.BeforeSleep();
   }
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   CountAllocations(state, core,
                    [&] { core.propagation.Propagate(0, "SET", 3, 3, kArgv, kArgvLen); });
-  core.BeforeSleep();
+  core.server.BeforeSleep();
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Stream_PlainAppend);
@@ -216,19 +216,20 @@ void BM_Command_Transfer(benchmark::State& state) {
   const char* argv[1] = {kBypass ? "bench.transfer_novalidate" : "bench.transfer"};
   const size_t len[1] = {std::char_traits<char>::length(argv[0])};
   for (uint64_t i = 0; i < 4 * kDrainEvery; ++i) {
-    h.core.Execute(h.session, h.sink, 1, argv, len);
-    if (i % kDrainEvery == kDrainEvery - 1) h.core.BeforeSleep();
+    h.core.dispatch.Execute(h.session, h.sink, 1, argv, len);
+    if (i % kDrainEvery == kDrainEvery - 1) h.core.server.BeforeSleep();
   }
-  h.core.BeforeSleep();
+  h.core.server.BeforeSleep();
   const uint64_t errors_before = errors;
   uint64_t i = 0;
   for (auto _ : state) {
-    h.core.Execute(h.session, h.sink, 1, argv, len);
-    if (++i % kDrainEvery == 0) h.core.BeforeSleep();
+    h.core.dispatch.Execute(h.session, h.sink, 1, argv, len);
+    if (++i % kDrainEvery == 0) h.core.server.BeforeSleep();
   }
-  h.core.BeforeSleep();
-  CountAllocations(state, h.core, [&] { h.core.Execute(h.session, h.sink, 1, argv, len); });
-  h.core.BeforeSleep();
+  h.core.server.BeforeSleep();
+  CountAllocations(state, h.core,
+                   [&] { h.core.dispatch.Execute(h.session, h.sink, 1, argv, len); });
+  h.core.server.BeforeSleep();
   if (errors != errors_before) state.SkipWithError("the command was refused");
   state.SetItemsProcessed(state.iterations());
 }

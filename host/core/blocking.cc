@@ -49,14 +49,17 @@ void Blocking::Signal(int32_t db, std::string_view key) {
   ready_.emplace_back(db, std::string(key));
 }
 
-Session* Blocking::FindById(uint64_t id) const {
-  for (const auto& [seq, s] : by_seq_)
-    if (s->id == id) return s;
-  return nullptr;
-}
-
 void Blocking::Wake(Session* s) {
   if (std::find(woken_.begin(), woken_.end(), s) == woken_.end()) woken_.push_back(s);
+}
+
+bool Blocking::Wake(uint64_t id) {
+  for (const auto& [seq, s] : by_seq_) {
+    if (s->id != id) continue;
+    Wake(s);
+    return true;
+  }
+  return false;
 }
 
 std::vector<Session*> Blocking::TakeWoken() {
@@ -77,15 +80,12 @@ std::vector<Session*> Blocking::Waiters(int32_t db, std::string_view key) const 
   return {it->second.begin(), it->second.end()};
 }
 
-std::vector<Session*> Blocking::Held() const {
+void Blocking::WakeHeld() {
   std::vector<std::pair<uint64_t, Session*>> held;
   for (const auto& [seq, s] : by_seq_)
     if (s->block->paused) held.emplace_back(seq, s);
   std::sort(held.begin(), held.end());
-  std::vector<Session*> r;
-  r.reserve(held.size());
-  for (const auto& h : held) r.push_back(h.second);
-  return r;
+  for (const auto& h : held) Wake(h.second);
 }
 
 int64_t Blocking::NextDeadline() const {
@@ -101,9 +101,9 @@ std::vector<Session*> Blocking::Expired(int64_t now_ms) const {
   return r;
 }
 
-// -- the core's side --
+// -- the sessions' side --
 
-void Core::Rerun(Session& s, int32_t state) {
+void Sessions::Rerun(Session& s, int32_t state) {
   BlockedCommand& b = *s.block;
   const uint64_t seq = b.seq;
   // The arguments stay here while the command runs: the run may replace s.block (a held
@@ -120,24 +120,22 @@ void Core::Rerun(Session& s, int32_t state) {
   rerun_reblocked_ = false;
   const int32_t db = s.db;
   s.db = b.db;
-  Execute(s, *b.sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
+  core_.dispatch.Execute(s, *b.sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
   s.db = db;
   rerun_state_ = PLINTH_BLOCK_NONE;
   if (s.block && s.block->seq == seq) s.block->argv = std::move(args);
   if (rerun_reblocked_) return;  // waiting again: in the same place, or anew
   blocking.Remove(&s);
-  env_->ClientUnblocked(s);
+  core_.server.env().ClientUnblocked(s);
 }
 
-bool Core::Wake(uint64_t id) {
-  Session* s = blocking.FindById(id);
-  if (!s) return false;
-  blocking.Wake(s);
-  if (exec_depth_ == 0) ServeBlocked();
+bool Sessions::Wake(uint64_t id) {
+  if (!blocking.Wake(id)) return false;
+  if (!core_.dispatch.Executing()) ServeBlocked();
   return true;
 }
 
-void Core::ServeBlocked() {
+void Sessions::ServeBlocked() {
   if (serving_) return;  // the loop below picks up what a rerun signals
   serving_ = true;
   while (blocking.HasReady()) {
@@ -146,8 +144,8 @@ void Core::ServeBlocked() {
     for (const auto& [db, key] : blocking.TakeReady()) {
       for (Session* s : blocking.Waiters(db, key)) {
         if (!s->block) continue;  // served meanwhile through another key
-        const Entry* e = dbs[db].Find(key);
-        if (!e || EntryExpired(e, NowMs())) break;  // taken: the rest keep waiting
+        const Entry* e = core_.keyspace.dbs[db].Find(key);
+        if (!e || EntryExpired(e, core_.server.NowMs())) break;  // taken: the rest keep waiting
         Rerun(*s, PLINTH_BLOCK_WOKEN);
       }
     }
@@ -155,19 +153,15 @@ void Core::ServeBlocked() {
   serving_ = false;
 }
 
-void Core::ServeTimeouts(int64_t now_ms) {
+void Sessions::ServeTimeouts(int64_t now_ms) {
   for (Session* s : blocking.Expired(now_ms))
     if (s->block) Rerun(*s, PLINTH_BLOCK_TIMEOUT);
   ServeBlocked();
 }
 
-void Core::SessionClosed(Session& s) {
+void Sessions::SessionClosed(Session& s) {
   blocking.Remove(&s);
-  ClientEvent(s, PLINTH_CLIENT_CLOSED);
-}
-
-void Core::ClientEvent(const Session& s, uint32_t event) {
-  for (const ClientListener& l : listeners.client_listeners) l.fn(l.ctx, s.id, event);
+  core_.events.ClientEvent(s, PLINTH_CLIENT_CLOSED);
 }
 
 }  // namespace plinth::host

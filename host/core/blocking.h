@@ -43,14 +43,13 @@ class Blocking {
   // Takes the keys signalled since the last call, in signal order.
   std::vector<std::pair<int32_t, std::string>> TakeReady();
   bool HasReady() const { return !ready_.empty() || !woken_.empty(); }
-  // The blocked session with client id id, or nullptr.
-  Session* FindById(uint64_t id) const;
-  // s (blocked) is to run again with PLINTH_BLOCK_WOKEN (client_wake); TakeWoken hands the
-  // sessions woken since the last call over, in wake order.
-  void Wake(Session* s);
+  // The blocked session with client id id is to run again with PLINTH_BLOCK_WOKEN
+  // (client_wake); false when no blocked session has that id. TakeWoken hands the sessions
+  // woken since the last call over, in wake order.
+  bool Wake(uint64_t id);
   std::vector<Session*> TakeWoken();
-  // The sessions a client pause holds, in the order they were held.
-  std::vector<Session*> Held() const;
+  // Wakes the sessions a client pause holds, in the order they were held.
+  void WakeHeld();
   // The sessions waiting on key in db, in blocking order (a copy: serving changes the queue).
   std::vector<Session*> Waiters(int32_t db, std::string_view key) const;
   // The earliest deadline (unix ms), or -1 when no blocked session has one.
@@ -61,6 +60,7 @@ class Blocking {
   size_t Count() const { return sessions_; }
 
  private:
+  void Wake(Session* s);
   static std::string Slot(int32_t db, std::string_view key);
   std::unordered_map<std::string, std::deque<Session*>, StringViewHash, std::equal_to<>> waiting_;
   std::vector<std::pair<int32_t, std::string>> ready_;

@@ -1,4 +1,4 @@
-// The entry operations of a database: what Set, SetString, StringResize, SetExpire and Delete
+// The entry operations of a database: what Set, StringResize, SetExpire and Delete
 // do to entries (value.h) and the expiring array, on the table of db_table.cc.
 #include "host/core/db.h"
 
@@ -88,8 +88,8 @@ Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, plinth_value* v, in
   return Place(h, old, EntryFor(key, v, expire_ms));
 }
 
-Entry* Db::SetString(std::string_view key, uint64_t h, Entry* old, const char* s, size_t len,
-                     bool keep_ttl) {
+Entry* Db::Set(std::string_view key, uint64_t h, Entry* old, const char* s, size_t len,
+               bool keep_ttl) {
   RehashStep(kRehashPerOp);
   if (old) {
     plinth_value* v = EntryValue(old);

@@ -17,6 +17,19 @@ namespace plinth::host {
 
 // 64-bit hash of a byte string. Any thread.
 uint64_t HashBytes(const char* p, size_t n);
+// The hash of a key that Db's Find and Set take, so a lookup and the store after it hash once.
+inline uint64_t KeyHash(std::string_view key) { return HashBytes(key.data(), key.size()); }
+
+// How many keys Db::Prefetch looks up at a time.
+inline constexpr size_t kPrefetchKeys = 16;
+
+// A database's size: its keys, those with an expiry, and the bytes of its table and expiry
+// array (the entries not included).
+struct DbCounts {
+  size_t keys;
+  size_t expiring;
+  size_t table_bytes;
+};
 
 // One cache line: 9 entry pointers of 6 bytes (x86-64 and AArch64 user addresses fit 48
 // bits), a byte of hash per slot (0: empty) and the count of used slots.
@@ -46,36 +59,33 @@ class Db {
   Db(Db&& o) noexcept;
   Db& operator=(Db&& o) noexcept;
 
-  // The hash Find, Set and SetString take, so a lookup and the store after it hash once.
-  static uint64_t Hash(std::string_view key) { return HashBytes(key.data(), key.size()); }
-  // The entry for key, expired or not; nullptr when absent.
+  // The entry for key (of hash KeyHash(key)), expired or not; nullptr when absent.
   Entry* Find(std::string_view key, uint64_t hash) const;
-  Entry* Find(std::string_view key) const { return Find(key, Hash(key)); }
+  Entry* Find(std::string_view key) const { return Find(key, KeyHash(key)); }
   // Looks up keys[0, n) (n <= kPrefetchKeys, the rest ignored) the way a batch of commands
   // soon will, prefetching their buckets, then the entries, then, with bytes, the first KiB
   // of their strings, so the cache misses overlap instead of following one another. A hint:
   // it changes nothing. Stores each key's hash in hashes[i] (for the lookup that follows).
-  static constexpr size_t kPrefetchKeys = 16;
   void Prefetch(const std::string_view* keys, size_t n, bool bytes, uint64_t* hashes) const;
   // Stores v under key (consuming the reference): a small string is copied into the entry,
   // anything else is pointed at. The entry expires at expire_ms (-1: never). Returns the
   // entry, or nullptr when out of memory (v is then released and the key left as it was).
-  // The overloads with hash and old take Hash(key) and Find(key, hash)'s answer from just
+  // The overloads with hash and old take KeyHash(key) and Find(key, hash)'s answer from just
   // before, and look nothing up again.
   Entry* Set(std::string_view key, uint64_t hash, Entry* old, plinth_value* v, int64_t expire_ms);
   // The same, keeping the key's TTL when keep_ttl, else clearing it.
   Entry* Set(std::string_view key, plinth_value* v, bool keep_ttl) {
-    const uint64_t h = Hash(key);
+    const uint64_t h = KeyHash(key);
     Entry* old = Find(key, h);
     return Set(key, h, old, v, old && keep_ttl ? EntryExpireMs(old) : -1);
   }
   // Stores the string s[0, len) under key, in place when the entry holds an unshared string
   // with room for it. Returns the entry or nullptr (out of memory, key unchanged).
-  Entry* SetString(std::string_view key, uint64_t hash, Entry* old, const char* s, size_t len,
-                   bool keep_ttl);
-  Entry* SetString(std::string_view key, const char* s, size_t len, bool keep_ttl) {
-    const uint64_t h = Hash(key);
-    return SetString(key, h, Find(key, h), s, len, keep_ttl);
+  Entry* Set(std::string_view key, uint64_t hash, Entry* old, const char* s, size_t len,
+             bool keep_ttl);
+  Entry* Set(std::string_view key, const char* s, size_t len, bool keep_ttl) {
+    const uint64_t h = KeyHash(key);
+    return Set(key, h, Find(key, h), s, len, keep_ttl);
   }
   // Resizes the string of entry e to len bytes (zero-filling growth), in place when nothing
   // else holds it and it has room, else in a new copy that replaces it (holders keep the old
@@ -94,21 +104,21 @@ class Db {
   // Visits every entry, in no set order, until visit returns false. Returns false when visit
   // stopped it. visit must not change the table. Safe in a forked child.
   bool ForEach(const std::function<bool(Entry*)>& visit) const;
-  // A random entry, or nullptr when empty.
-  Entry* Random() const;
-  // A random entry among those with an expiry, or nullptr.
-  Entry* RandomExpiring() const;
+  // A random entry (RANDOMKEY), or with expiring a random one of those with an expiry; nullptr
+  // when there is none.
+  Entry* Sample(bool expiring) const;
   // Up to n entries for eviction's sampling, into out; returns how many. From the whole table:
   // the entries of consecutive slots from a random one (keys are hashed, so neighbours are
   // unrelated, and the buckets are read in order); with expiring, random entries of those with
   // an expiry. The entries are prefetched, so the caller's reads of them overlap.
   size_t Sample(bool expiring, Entry** out, size_t n) const;
-  size_t Size() const { return main_.size + old_.size; }
-  size_t ExpiringCount() const { return expiring_.size(); }
+  DbCounts Size() const {
+    return {
+        main_.size + old_.size, expiring_.size(),
+        (main_.Count() + old_.Count()) * sizeof(Bucket) + expiring_.capacity() * sizeof(Entry*)};
+  }
   // Removes everything. With async, values are freed on a background thread.
   void Clear(bool async);
-  // Bytes used by the table and the expiry array (entries not included).
-  size_t OverheadBytes() const;
   // Moves up to buckets buckets of a resize in progress (each command moves a few; the cron
   // moves more). Returns true while a resize remains.
   bool RehashStep(size_t buckets) { return old_.buckets && MoveBuckets(buckets); }

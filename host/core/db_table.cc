@@ -295,7 +295,7 @@ bool Db::ForEach(const std::function<bool(Entry*)>& visit) const {
 }
 
 uint64_t Db::Scan(uint64_t cursor, uint64_t count, const std::function<void(Entry*)>& visit) {
-  if (Size() == 0) return 0;
+  if ((main_.size + old_.size) == 0) return 0;
   // The entries of table t whose home bucket is home.
   uint64_t emitted = 0;
   auto visit_home = [&](const Table& t, size_t home) {
@@ -341,11 +341,16 @@ uint64_t Db::Scan(uint64_t cursor, uint64_t count, const std::function<void(Entr
   return v;
 }
 
-Entry* Db::Random() const {
-  if (Size() == 0) return nullptr;
+Entry* Db::Sample(bool expiring) const {
+  if (expiring) {
+    if (expiring_.empty()) return nullptr;
+    return expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(Rng())];
+  }
+  const size_t keys = main_.size + old_.size;
+  if (keys == 0) return nullptr;
   for (;;) {
     const Table& t =
-        std::uniform_int_distribution<size_t>(0, Size() - 1)(Rng()) < old_.size ? old_ : main_;
+        std::uniform_int_distribution<size_t>(0, keys - 1)(Rng()) < old_.size ? old_ : main_;
     const Bucket& k = t.buckets[std::uniform_int_distribution<size_t>(0, t.mask)(Rng())];
     if (!k.used) continue;
     int pick = std::uniform_int_distribution<int>(0, k.used - 1)(Rng());
@@ -359,9 +364,11 @@ size_t Db::Sample(bool expiring, Entry** out, size_t n) const {
   if (expiring) {
     for (; got < n && !expiring_.empty(); ++got)
       out[got] = expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(Rng())];
-  } else if (Size() > 0) {
+  } else if (main_.size + old_.size > 0) {
     const Table& t =
-        std::uniform_int_distribution<size_t>(0, Size() - 1)(Rng()) < old_.size ? old_ : main_;
+        std::uniform_int_distribution<size_t>(0, main_.size + old_.size - 1)(Rng()) < old_.size
+            ? old_
+            : main_;
     // From a random slot on (a random bucket alone would favour each bucket's first slots).
     const size_t slots = t.Count() * kSlots;
     const size_t start = std::uniform_int_distribution<size_t>(0, slots - 1)(Rng());
@@ -375,11 +382,6 @@ size_t Db::Sample(bool expiring, Entry** out, size_t n) const {
   return got;
 }
 
-Entry* Db::RandomExpiring() const {
-  if (expiring_.empty()) return nullptr;
-  return expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(Rng())];
-}
-
 void Db::Clear(bool async) {
   Table a = main_, b = old_;
   main_ = NewTable(kMinBuckets);
@@ -391,10 +393,6 @@ void Db::Clear(bool async) {
   } else {
     FreeTables(a, b);
   }
-}
-
-size_t Db::OverheadBytes() const {
-  return (main_.Count() + old_.Count()) * sizeof(Bucket) + expiring_.capacity() * sizeof(Entry*);
 }
 
 }  // namespace plinth::host

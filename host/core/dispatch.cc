@@ -55,37 +55,20 @@ void PropagateCall(Core& core, const plinth_call_t& call, uint64_t dirty_before)
   if (!core.propagation.Encoding() || (call.cmd->spec.flags & PLINTH_CMD_NOPROPAGATE) ||
       call.session->no_propagate)
     return;
-  const bool changed = core.dirty != dirty_before && !call.replicated && !call.no_propagate &&
-                       (call.cmd->spec.flags & PLINTH_CMD_WRITE);
+  const bool changed = core.keyspace.dirty != dirty_before && !call.replicated &&
+                       !call.no_propagate && (call.cmd->spec.flags & PLINTH_CMD_WRITE);
   if (changed || call.verbatim)
     core.propagation.Propagate(call.db, nullptr, 0, call.argc, call.argv, call.argvlen);
 }
 
 }  // namespace
 
-void Core::BeforeSleep() {
-  propagation.Deliver();
-  for (const BeforeSleepHook& h : listeners.before_sleep) h.fn(h.ctx);
+void Dispatch::CountErrorReply(std::string_view msg) {
+  core_.server.stats.error_replies++;
+  core_.server.stats.errors[std::string(msg.substr(0, msg.find(' ')))]++;
 }
 
-void Core::ExpireKey(int32_t db, std::string_view key) {
-  dbs[db].Delete(key);
-  KeyTouched(db, key, true);
-  stats.expired_keys++;
-  dirty++;
-  if (!listeners.keyspace_listeners.empty()) Notify(db, PLINTH_NOTIFY_EXPIRED, "expired", key);
-  if (!propagation.Encoding()) return;
-  const char* argv[1] = {key.data()};
-  const size_t lens[1] = {key.size()};
-  propagation.Propagate(db, "DEL", 3, 1, argv, lens);
-}
-
-void Core::CountErrorReply(std::string_view msg) {
-  stats.error_replies++;
-  stats.errors[std::string(msg.substr(0, msg.find(' ')))]++;
-}
-
-void Core::SendError(ReplySink& sink, std::string_view msg) {
+void Dispatch::SendError(ReplySink& sink, std::string_view msg) {
   CountErrorReply(msg);
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
@@ -95,45 +78,45 @@ void Core::SendError(ReplySink& sink, std::string_view msg) {
   sink.Item(item);
 }
 
-void Core::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes) {
-  std::string_view keys[Db::kPrefetchKeys];
-  ParsedRequest* of[Db::kPrefetchKeys];
+void Dispatch::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool bytes) {
+  std::string_view keys[kPrefetchKeys];
+  ParsedRequest* of[kPrefetchKeys];
   size_t nkeys = 0;
   for (size_t i = 0; i < n; ++i) {
     ParsedRequest& r = reqs[i];
-    r.cmd = registry.FindCommand(std::string_view(r.argv[0], r.argvlen[0]));
+    r.cmd = core_.registry.FindCommand(std::string_view(r.argv[0], r.argvlen[0]));
     r.key_hashed = false;
     const int32_t k = r.cmd ? r.cmd->spec.first_key : 0;
-    if (k > 0 && k < r.argc && nkeys < Db::kPrefetchKeys) {
+    if (k > 0 && k < r.argc && nkeys < kPrefetchKeys) {
       of[nkeys] = &r;
       keys[nkeys++] = std::string_view(r.argv[k], r.argvlen[k]);
     }
   }
   // One key has nothing to overlap with.
-  if (nkeys <= 1 || s.db < 0 || static_cast<size_t>(s.db) >= dbs.size()) return;
-  uint64_t hashes[Db::kPrefetchKeys];
-  dbs[s.db].Prefetch(keys, nkeys, bytes, hashes);
+  if (nkeys <= 1 || s.db < 0 || static_cast<size_t>(s.db) >= core_.keyspace.dbs.size()) return;
+  uint64_t hashes[kPrefetchKeys];
+  core_.keyspace.dbs[s.db].Prefetch(keys, nkeys, bytes, hashes);
   for (size_t i = 0; i < nkeys; ++i) {
     of[i]->key_hashed = true;
     of[i]->key_hash = hashes[i];
   }
 }
 
-void Core::BeginRun() {
+void Dispatch::BeginRun() {
   run_ = true;
-  run_wall_us_ = NowUs();
+  run_wall_us_ = core_.server.env().NowUs();
   run_start_us_ = run_last_us_ = MonoUs();
   // The run's commands stamp new keys with its start (the stamps count seconds or minutes).
-  SetNewEntryStamp(AccessStampAt(evictor.access(), run_wall_us_ / 1000));
+  SetNewEntryStamp(AccessStampAt(core_.keyspace.evictor.access(), run_wall_us_ / 1000));
 }
 
-void Core::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
-                   const size_t* argvlen) {
+void Dispatch::Execute(Session& s, ReplySink& sink, int32_t argc, const char* const* argv,
+                       const size_t* argvlen) {
   ParsedRequest r{argc, argv, argvlen, nullptr, false, 0};
   Execute(s, sink, r);
 }
 
-bool Core::RunAllowed(Session& s, ReplySink& sink, Command* cmd) {
+bool Dispatch::RunAllowed(Session& s, ReplySink& sink, Command* cmd) {
   const uint32_t f = cmd->spec.flags;
   if ((s.run_flags & PLINTH_RUN_SCRIPT) && (f & PLINTH_CMD_NOSCRIPT)) {
     Reject(s, sink, cmd, "ERR This Redis command is not allowed from script");
@@ -146,33 +129,35 @@ bool Core::RunAllowed(Session& s, ReplySink& sink, Command* cmd) {
   return true;
 }
 
-bool Core::MemoryAllows(Session& s, ReplySink& sink, Command* cmd) {
+bool Dispatch::MemoryAllows(Session& s, ReplySink& sink, Command* cmd) {
   const uint32_t f = cmd->spec.flags;
   // A command inside another (EXEC, a script) finds what its caller found; the internal
   // clients (a replica's stream, loading) never evict.
-  if (exec_depth_ == 0 && !s.internal) oom_ = evictor.Perform() == EvictResult::kFail;
+  if (exec_depth_ == 0 && !s.internal)
+    oom_ = core_.keyspace.evictor.Perform() == EvictResult::kFail;
   if (!oom_ || s.internal) return true;
   // Redis refuses what may grow memory, and anything but EXEC, DISCARD, QUIT and RESET queued
   // in MULTI; an EXEC whose queue holds a command that may grow memory.
   const bool queueing = s.tx.active && !(f & PLINTH_CMD_SKIP_MULTI);
-  const bool grows =
-      (f & PLINTH_CMD_DENYOOM) || (cmd == exec_cmd_ && (s.tx.queued_flags & PLINTH_CMD_DENYOOM));
+  const bool grows = (f & PLINTH_CMD_DENYOOM) ||
+                     (cmd == core_.registry.exec && (s.tx.queued_flags & PLINTH_CMD_DENYOOM));
   if (!grows && !queueing) return true;
   Reject(s, sink, cmd, kOomError);
   return false;
 }
 
-void Core::ServeBusy(const Session& caller, std::string_view error) {
+void Dispatch::ServeBusy(const Session& caller, std::string_view error) {
   if (busy_) return;
   busy_ = true;
   busy_error_.assign(error);
-  env_->ServeWhileBusy(caller.id);
+  core_.server.env().ServeWhileBusy(caller.id);
   busy_ = false;
 }
 
-void Core::Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg) {
+void Dispatch::Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& msg) {
   cmd->stats.rejected++;
-  if (cmd == exec_cmd_) {  // a refused EXEC discards the transaction, in MULTI or not (Redis)
+  if (cmd ==
+      core_.registry.exec) {  // a refused EXEC discards the transaction, in MULTI or not (Redis)
     s.tx.EndMulti();
     s.tx.Unwatch();
     const size_t code = msg.find(' ');
@@ -183,17 +168,17 @@ void Core::Reject(Session& s, ReplySink& sink, Command* cmd, const std::string& 
   SendError(sink, msg);
 }
 
-void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
+void Dispatch::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   const int32_t argc = r.argc;
   const char* const* argv = r.argv;
   const size_t* argvlen = r.argvlen;
   const bool in_run = run_;
   const uint64_t t0 = in_run ? run_last_us_ : MonoUs();
-  s.last_interaction_ms =
-      in_run ? (run_wall_us_ + static_cast<int64_t>(t0 - run_start_us_)) / 1000 : NowMs();
-  Command* cmd = r.cmd ? r.cmd : registry.FindCommand(std::string_view(argv[0], argvlen[0]));
+  s.last_interaction_ms = in_run ? (run_wall_us_ + static_cast<int64_t>(t0 - run_start_us_)) / 1000
+                                 : core_.server.NowMs();
+  Command* cmd = r.cmd ? r.cmd : core_.registry.FindCommand(std::string_view(argv[0], argvlen[0]));
   if (!cmd) {
-    stats.unknown_commands++;
+    core_.server.stats.unknown_commands++;
     s.tx.aborted |= s.tx.active;
     SendError(sink, UnknownCommandError(argc, argv, argvlen));
     return;
@@ -208,23 +193,23 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
   }
   if (!cmd->ArityAllows(argc))
     return Reject(s, sink, cmd, "ERR wrong number of arguments for '" + cmd->name + "' command");
-  if (!auth.Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
+  if (!core_.auth.Authenticated(s) && !(cmd->spec.flags & PLINTH_CMD_NOAUTH))
     return Reject(s, sink, cmd, "NOAUTH Authentication required.");
   Command* run = cmd->subs.empty() ? cmd : Registry::Resolve(cmd, argc, argv, argvlen);
   if (((cmd->spec.flags | run->spec.flags) & PLINTH_CMD_PROTECTED) && !s.internal &&
-      !auth.DebugAllowed(s))
+      !core_.auth.DebugAllowed(s))
     return Reject(s, sink, cmd,
                   "ERR " + text::ToUpper(cmd->name) +
                       " command not allowed. If the enable-debug-command option is set to "
                       "\"local\", you can run it from a local connection, otherwise you need to "
                       "set this option in the configuration file, and then restart the server.");
-  if (auth.Restricted(s)) {
-    const std::string denied = auth.Check(this, s, cmd, run, argc, argv, argvlen);
+  if (core_.auth.Restricted(s)) {
+    const std::string denied = core_.auth.Check(&core_, s, cmd, run, argc, argv, argvlen);
     if (!denied.empty()) return Reject(s, sink, cmd, denied);
   }
   if (busy_ && !(cmd->spec.flags & PLINTH_CMD_ALLOW_BUSY)) return Reject(s, sink, cmd, busy_error_);
   if (s.run_flags && !RunAllowed(s, sink, cmd)) return;
-  if (loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
+  if (core_.server.state.loaders > 0 && !s.internal && !(cmd->spec.flags & PLINTH_CMD_LOADING))
     return Reject(s, sink, cmd, "LOADING Plinth is loading the dataset in memory");
   if (!refusals.empty() && !s.internal)
     for (const Refusal& r : refusals)
@@ -240,11 +225,8 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
                       "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
                       "allowed in this context");
   }
-  if (!pauses_.empty()) {
-    int64_t end_ms;
-    if (PauseHolds(s, cmd, &end_ms)) return Hold(s, sink, r, end_ms);
-  }
-  if (evictor.limit() > 0 && !MemoryAllows(s, sink, cmd)) return;
+  if (core_.sessions.HoldIfPaused(s, sink, r, cmd)) return;
+  if (core_.keyspace.evictor.limit() > 0 && !MemoryAllows(s, sink, cmd)) return;
   if (s.tx.active && (cmd->spec.flags & PLINTH_CMD_NO_MULTI))
     return Reject(s, sink, cmd, "ERR Command not allowed inside a transaction");
   if (s.tx.active && !(cmd->spec.flags & PLINTH_CMD_SKIP_MULTI)) {
@@ -259,7 +241,7 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     return;
   }
   plinth_call call;
-  call.core = this;
+  call.core = &core_;
   call.session = &s;
   call.sink = &sink;
   call.cmd = cmd;
@@ -273,28 +255,27 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     call.hashed_len = argvlen[cmd->spec.first_key];
     call.key_hash = r.key_hash;
   }
-  if (!in_run) SetNewEntryStamp(AccessStampAt(evictor.access(), call.now_ms));
-  call.block_state = rerun_state_;
-  rerun_state_ = PLINTH_BLOCK_NONE;
-  uint64_t dirty_before = dirty;
+  if (!in_run) SetNewEntryStamp(AccessStampAt(core_.keyspace.evictor.access(), call.now_ms));
+  call.block_state = core_.sessions.TakeRerunState();
+  uint64_t dirty_before = core_.keyspace.dirty;
   run_ = false;  // a command its handler runs reads the clock itself
   exec_depth_++;
-  const bool top_unit = propagation.OpenUnit();  // a command run by another (EXEC) joins its unit
+  const bool top_unit =
+      core_.propagation.OpenUnit();  // a command run by another (EXEC) joins its unit
   const Command* handler = run->spec.handler ? run : cmd;  // a subcommand's own, or its container's
   // A nested command's (EXEC's, a script's) caller is running_client again after it.
-  const uint64_t outer_client = running_client;
-  running_client = s.id;
+  const uint64_t outer_client = running_client_;
+  running_client_ = s.id;
   handler->spec.handler(&call, handler->spec.ctx);
-  running_client = outer_client;
+  running_client_ = outer_client;
   exec_depth_--;
   run_ = in_run;
   uint64_t t1 = MonoUs();
   if (run_) run_last_us_ = t1;
   cmd->stats.calls++;
   cmd->stats.usec += t1 - t0;
-  if (static_cast<int64_t>(t1 - t0) >= observe_min_us_)
-    Observe(s, call, static_cast<int64_t>(t1 - t0));
-  stats.commands++;
+  core_.events.Observe(s, call, static_cast<int64_t>(t1 - t0));
+  core_.server.stats.commands++;
   s.commands++;
   if (call.replies == 0 && (call.blocked || call.no_reply)) {
     // blocked: the reply comes from a later run; no_reply: none on purpose
@@ -302,16 +283,18 @@ void Core::Execute(Session& s, ReplySink& sink, ParsedRequest& r) {
     SendError(sink, "ERR command '" + cmd->name + "' produced no reply");
   } else if (call.depth > 0) {
     CompleteReply(&call);
-    Log(LogLevel::kWarning, "command '%s' returned an incomplete reply: completed with nulls",
-        cmd->name.c_str());
+    core_.server.Log(LogLevel::kWarning,
+                     "command '%s' returned an incomplete reply: completed with nulls",
+                     cmd->name.c_str());
   }
   if (call.dropped)
-    Log(LogLevel::kWarning, "command '%s' replied more than once: extra replies dropped",
-        cmd->name.c_str());
+    core_.server.Log(LogLevel::kWarning,
+                     "command '%s' replied more than once: extra replies dropped",
+                     cmd->name.c_str());
   if (call.error_reply) cmd->stats.failed++;
-  PropagateCall(*this, call, dirty_before);
-  if (top_unit) propagation.CloseUnit();
-  if (exec_depth_ == 0 && blocking.HasReady()) ServeBlocked();
+  PropagateCall(core_, call, dirty_before);
+  if (top_unit) core_.propagation.CloseUnit();
+  if (exec_depth_ == 0 && core_.sessions.blocking.HasReady()) core_.sessions.ServeBlocked();
 }
 
 }  // namespace plinth::host

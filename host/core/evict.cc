@@ -46,12 +46,12 @@ int32_t Evictor::ApplyOption(void* ctx, const char* name, const char*, size_t, i
   const std::string_view n(name);
   if (n == "maxmemory") {
     e->limit_ = iv;
-    e->core_.env().AllocatorLimit(iv);
+    e->core_.server.env().AllocatorLimit(iv);
   } else if (n == "maxmemory-policy") {
     e->policy_ = iv;
     e->access_.lfu = iv == kVolatileLfu || iv == kAllkeysLfu;
     e->pool_.clear();  // scores of another kind
-    e->core_.RefreshAccessClock();
+    e->core_.keyspace.RefreshAccessClock();
   } else if (n == "maxmemory-samples") {
     e->samples_ = iv;
   } else if (n == "maxmemory-eviction-tenacity") {
@@ -78,7 +78,7 @@ int64_t Evictor::UsedForEviction() {
   const uint64_t now = MonoUs();
   const uint64_t every = sample_ > limit_ - limit_ / 16 ? kResampleNearUs : kResampleUs;
   if (sampled_us_ == 0 || now - sampled_us_ >= every) {
-    sample_ = core_.MemoryNow() - core_.env().NotCountedMemory();
+    sample_ = core_.server.MemoryNow() - core_.server.env().NotCountedMemory();
     sampled_us_ = now;
     freed_since_ = 0;
   }
@@ -87,7 +87,8 @@ int64_t Evictor::UsedForEviction() {
 
 EvictResult Evictor::Perform() {
   // A replica ignores maxmemory (its primary's DELs evict), as does loading.
-  if (limit_ <= 0 || core_.expiry_passive || core_.loaders > 0 || core_.WritesPaused())
+  if (limit_ <= 0 || core_.keyspace.expiry.passive || core_.server.state.loaders > 0 ||
+      core_.sessions.WritesPaused())
     return EvictResult::kOk;
   int64_t over = UsedForEviction() - limit_;
   if (over <= 0) return EvictResult::kOk;
@@ -108,8 +109,8 @@ EvictResult Evictor::Perform() {
 }
 
 void Evictor::Populate(int32_t db) {
-  const Db& d = core_.dbs[db];
-  const int64_t now = core_.NowMs();
+  const Db& d = core_.keyspace.dbs[db];
+  const int64_t now = core_.server.NowMs();
   Entry* sample[16];
   for (int64_t left = samples_; left > 0; left -= 16) {
     const size_t n = d.Sample(!AllKeys(), sample, static_cast<size_t>(std::min<int64_t>(left, 16)));
@@ -141,18 +142,18 @@ void Evictor::Consider(int32_t db, const Entry* e, int64_t now) {
 }
 
 bool Evictor::PickVictim(int32_t* db, std::string* key) {
-  const int32_t dbs = static_cast<int32_t>(core_.dbs.size());
+  const int32_t dbs = static_cast<int32_t>(core_.keyspace.dbs.size());
   auto has_keys = [&](int32_t i) {
-    const Db& d = core_.dbs[i];
-    return AllKeys() ? d.Size() > 0 : d.ExpiringCount() > 0;
+    const Db& d = core_.keyspace.dbs[i];
+    return AllKeys() ? d.Size().keys > 0 : d.Size().expiring > 0;
   };
   if (Random()) {
     for (int32_t tried = 0; tried < dbs; ++tried) {
       const int32_t i = next_db_;
       next_db_ = (next_db_ + 1) % dbs;
       if (!has_keys(i)) continue;
-      const Db& d = core_.dbs[i];
-      const Entry* e = AllKeys() ? d.Random() : d.RandomExpiring();
+      const Db& d = core_.keyspace.dbs[i];
+      const Entry* e = d.Sample(!AllKeys());
       *db = i;
       key->assign(EntryKey(e));
       return true;
@@ -171,7 +172,7 @@ bool Evictor::PickVictim(int32_t* db, std::string* key) {
     while (!pool_.empty()) {
       Candidate c = std::move(pool_.back());
       pool_.pop_back();
-      const Entry* e = core_.dbs[c.db].Find(c.key);
+      const Entry* e = core_.keyspace.dbs[c.db].Find(c.key);
       if (!e || (!AllKeys() && EntryExpireMs(e) < 0)) continue;
       *db = c.db;
       *key = std::move(c.key);
@@ -181,7 +182,7 @@ bool Evictor::PickVictim(int32_t* db, std::string* key) {
 }
 
 int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
-  Db& d = core_.dbs[db];
+  Db& d = core_.keyspace.dbs[db];
   Entry* e = d.Find(key);
   const int64_t bytes = static_cast<int64_t>(ValueMemory(e) + key.size()) + kKeyOverhead;
   plinth_value_t* v = EntryValue(e);
@@ -189,9 +190,9 @@ int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
   d.Delete(key);
   if (v != e) ReleaseLazily(v);
   evicted++;
-  core_.KeyTouched(db, key);
-  if (!core_.listeners.keyspace_listeners.empty())
-    core_.Notify(db, PLINTH_NOTIFY_EVICTED, "evicted", key);
+  core_.keyspace.KeyTouched(db, key);
+  if (!core_.events.keyspace_listeners.empty())
+    core_.events.Notify(db, PLINTH_NOTIFY_EVICTED, "evicted", key);
   if (core_.propagation.Encoding()) {
     const char* argv[1] = {key.data()};
     const size_t lens[1] = {key.size()};
@@ -202,14 +203,14 @@ int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
 
 MemoryFigures MeasureMemory(Core& core) {
   MemoryFigures m;
-  Env& env = core.env();
-  m.used = core.MemoryNow();
-  m.peak = core.peak_memory;
-  m.startup = core.startup_memory;
+  Env& env = core.server.env();
+  m.used = core.server.MemoryNow();
+  m.peak = core.server.state.peak_memory;
+  m.startup = core.server.state.startup_memory;
   m.rss = env.RssMemory();
-  for (const Db& d : core.dbs) {
-    m.tables += static_cast<int64_t>(d.OverheadBytes());
-    m.keys += static_cast<int64_t>(d.Size());
+  for (const Db& d : core.keyspace.dbs) {
+    m.tables += static_cast<int64_t>(d.Size().table_bytes);
+    m.keys += static_cast<int64_t>(d.Size().keys);
   }
   m.clients = env.ClientMemory();
   m.replicas = env.NotCountedMemory();

@@ -7,15 +7,6 @@
 #include "host/core/abi_compat.h"
 
 namespace plinth::host {
-namespace {
-
-template <typename T>
-void EraseOwned(std::vector<T>& v, const std::string& owner) {
-  v.erase(std::remove_if(v.begin(), v.end(), [&](const T& e) { return e.owner == owner; }),
-          v.end());
-}
-
-}  // namespace
 
 std::string Endpoints::SetProtocol(const plinth_protocol_spec_t* spec, const std::string& owner,
                                    uint32_t abi_minor) {
@@ -97,10 +88,6 @@ void Listeners::RemoveOwner(const std::string& owner) {
   EraseOwned(consumers, owner);
   EraseOwned(before_sleep, owner);
   EraseOwned(info_sections, owner);
-  EraseOwned(keyspace_listeners, owner);
-  EraseOwned(client_listeners, owner);
-  EraseOwned(observers, owner);
-  EraseOwned(key_change_listeners, owner);
 }
 
 }  // namespace plinth::host

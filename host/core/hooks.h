@@ -1,11 +1,12 @@
 // What plugins hook into the host besides commands (registry.h): the endpoints (the protocol,
 // the transports, the reply path) and the listeners (stream consumers, before-sleep hooks, INFO
-// sections, keyspace, client and key change listeners, command observers), each tagged with
-// its owner so a failed init can be rolled back. Main thread only.
+// sections; the event listeners are events.h's), each tagged with its owner so a failed init
+// can be rolled back. Main thread only.
 #pragma once
 
 #include <plinth/plugin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -82,6 +83,13 @@ struct ReplyPath {
 };
 
 // The protocol, the transports and the reply path: how requests come in and replies go out.
+// Drops the elements of v (records with an owner field) that owner registered.
+template <typename T>
+void EraseOwned(std::vector<T>& v, const std::string& owner) {
+  v.erase(std::remove_if(v.begin(), v.end(), [&](const T& e) { return e.owner == owner; }),
+          v.end());
+}
+
 class Endpoints {
  public:
   // Sets the one protocol. Returns "" or the reason it was refused.
@@ -114,10 +122,6 @@ class Listeners {
   std::vector<StreamConsumer> consumers;
   std::vector<BeforeSleepHook> before_sleep;
   std::vector<InfoSection> info_sections;
-  std::vector<KeyspaceListener> keyspace_listeners;
-  std::vector<ClientListener> client_listeners;
-  std::vector<KeyChangeListener> key_change_listeners;
-  std::vector<CommandObserver> observers;
 };
 
 }  // namespace plinth::host

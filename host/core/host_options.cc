@@ -94,9 +94,9 @@ bool RegisterOptionTable(Options& options, const HostOption* table, size_t n, vo
   return true;
 }
 
-bool Core::RegisterOptions(std::string* err) {
-  return RegisterOptionTable(options, kCoreOptions, std::size(kCoreOptions), this, err) &&
-         evictor.RegisterOptions(err);
+bool Server::RegisterOptions(std::string* err) {
+  return RegisterOptionTable(core_.options, kCoreOptions, std::size(kCoreOptions), &core_, err) &&
+         core_.keyspace.evictor.RegisterOptions(err);
 }
 
 }  // namespace plinth::host

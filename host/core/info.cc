@@ -28,28 +28,28 @@ void Server_(Core& s, std::string& o) {
   Field(o, "plinth_version", kPlinthVersion);
   Field(o, "plinth_abi", std::to_string(PLINTH_ABI_MAJOR) + "." + std::to_string(PLINTH_ABI_MINOR));
   Field(o, "redis_mode", "standalone");
-  Field(o, "run_id", std::string(s.run_id));
+  Field(o, "run_id", std::string(s.server.state.run_id));
   Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
   Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
   Field(o, "process_id", static_cast<int64_t>(getpid()));
-  s.env().InfoFields("listeners", &o);  // tcp_port: the transports' listeners say
-  int64_t up = (s.NowMs() - s.start_ms) / 1000;
-  Field(o, "server_time_usec", s.NowUs());
+  s.server.env().InfoFields("listeners", &o);  // tcp_port: the transports' listeners say
+  int64_t up = (s.server.NowMs() - s.server.state.start_ms) / 1000;
+  Field(o, "server_time_usec", s.server.env().NowUs());
   Field(o, "uptime_in_seconds", up);
   Field(o, "uptime_in_days", up / 86400);
-  Field(o, "executable", s.executable);
-  Field(o, "config_file", s.config_file);
-  s.env().InfoFields("server", &o);
+  Field(o, "executable", s.server.state.executable);
+  Field(o, "config_file", s.server.state.config_file);
+  s.server.env().InfoFields("server", &o);
 }
 
-void Clients(Core& s, std::string& o) { s.env().InfoFields("clients", &o); }
-void IoThreads(Core& s, std::string& o) { s.env().InfoFields("io_threads", &o); }
+void Clients(Core& s, std::string& o) { s.server.env().InfoFields("clients", &o); }
+void IoThreads(Core& s, std::string& o) { s.server.env().InfoFields("io_threads", &o); }
 
 void Memory(Core& s, std::string& o) {
   const MemoryFigures m = MeasureMemory(s);
   Field(o, "used_memory", m.used);
   Field(o, "used_memory_human", HumanBytes(m.used));
-  s.env().InfoFields("memory", &o);
+  s.server.env().InfoFields("memory", &o);
   Field(o, "used_memory_peak", m.peak);
   Field(o, "used_memory_peak_human", HumanBytes(m.peak));
   Field(o, "used_memory_overhead", m.overhead);
@@ -57,12 +57,12 @@ void Memory(Core& s, std::string& o) {
   Field(o, "used_memory_dataset", m.dataset);
   Field(o, "mem_clients_slaves", m.replicas);
   Field(o, "mem_clients_normal", m.clients - m.replicas);
-  s.evictor.InfoFields(&o);
+  s.keyspace.evictor.InfoFields(&o);
   Field(o, "values_alive", ValuesAlive());
 }
 
 void Stats_(Core& s, std::string& o) {
-  const Stats& st = s.stats;
+  const Stats& st = s.server.stats;
   Field(o, "total_connections_received", st.connections_received);
   Field(o, "total_commands_processed", st.commands);
   Field(o, "total_net_input_bytes", st.net_input_bytes);
@@ -71,7 +71,7 @@ void Stats_(Core& s, std::string& o) {
   Field(o, "reply_bytes_copied", st.reply_bytes_copied);
   Field(o, "rejected_connections", st.rejected_connections);
   Field(o, "expired_keys", st.expired_keys);
-  Field(o, "evicted_keys", s.evictor.evicted);
+  Field(o, "evicted_keys", s.keyspace.evictor.evicted);
   Field(o, "keyspace_hits", st.keyspace_hits);
   Field(o, "keyspace_misses", st.keyspace_misses);
   Field(o, "total_error_replies", st.error_replies);
@@ -105,11 +105,11 @@ void Cpu(Core&, std::string& o) {
 }
 
 void Keyspace(Core& s, std::string& o) {
-  for (size_t i = 0; i < s.dbs.size(); ++i) {
-    if (s.dbs[i].Size() == 0) continue;
+  for (size_t i = 0; i < s.keyspace.dbs.size(); ++i) {
+    if (s.keyspace.dbs[i].Size().keys == 0) continue;
     char buf[128];
-    std::snprintf(buf, sizeof buf, "keys=%zu,expires=%zu,avg_ttl=0", s.dbs[i].Size(),
-                  s.dbs[i].ExpiringCount());
+    std::snprintf(buf, sizeof buf, "keys=%zu,expires=%zu,avg_ttl=0", s.keyspace.dbs[i].Size().keys,
+                  s.keyspace.dbs[i].Size().expiring);
     Field(o, ("db" + std::to_string(i)).c_str(), buf);
   }
 }
@@ -140,7 +140,7 @@ void CommandStats(Core& s, std::string& o) {
 }
 
 void ErrorStats(Core& s, std::string& o) {
-  for (const auto& [code, n] : s.stats.errors)
+  for (const auto& [code, n] : s.server.stats.errors)
     Field(o, ("errorstat_" + code).c_str(), "count=" + std::to_string(n));
 }
 
@@ -208,12 +208,12 @@ void InfoFieldInt(plinth_info_t* info, const char* name, int64_t value) {
   InfoField(info, name, v.data(), v.size());
 }
 
-std::string Core::RenderInfo(std::string_view section) {
+std::string Server::RenderInfo(std::string_view section) {
   std::string sec = text::ToLower(section);
   bool all = sec == "all" || sec == "everything";
   bool def = sec.empty() || sec == "default";
   std::string o;
-  const auto& secs = listeners.info_sections;
+  const auto& secs = core_.listeners.info_sections;
   auto plugin_has = [&secs](const std::string& name) {
     for (const InfoSection& s : secs)
       if (s.name == name) return true;
@@ -231,7 +231,7 @@ std::string Core::RenderInfo(std::string_view section) {
     const bool extended = plugin_has(h.name);
     if (extended && h.placeholder) continue;  // the plugin's section replaces it
     Begin(o, h.title);
-    h.fn(*this, o);
+    h.fn(core_, o);
     if (extended) plugin_fields(h.name);  // a plugin's fields follow the host's (sync_full)
   }
   for (size_t i = 0; i < secs.size(); ++i) {

@@ -40,14 +40,14 @@ void SinkRef(ReplySink* self, const char*, size_t, plinth_release_fn release, vo
 }  // namespace
 
 plinth_client_t* ClientCreateInternal(plinth_plugin_t* self, uint32_t flags) {
-  self->core->AssertMainThread("client_create_internal");
+  self->core->server.AssertMainThread("client_create_internal");
   auto* c = new (std::nothrow) plinth_client();
   if (!c) return nullptr;
   c->sink.owner = c;
   c->sink.item = SinkItem;
   c->sink.ref = SinkRef;
   c->core = self->core;
-  c->session.id = self->core->next_internal_id--;
+  c->session.id = self->core->server.state.next_internal_id--;
   c->session.internal = true;
   c->session.authenticated = true;
   c->session.no_propagate = (flags & PLINTH_INTERNAL_NO_PROPAGATE) != 0;
@@ -58,10 +58,10 @@ plinth_client_t* ClientCreateInternal(plinth_plugin_t* self, uint32_t flags) {
 int32_t ClientExec(plinth_client_t* c, int32_t argc, const char* const* argv, const size_t* argvlen,
                    char* err, size_t errlen) {
   if (!c || argc < 1 || !argv || !argvlen) return PLINTH_ERR;
-  c->core->AssertMainThread("client_exec");
+  c->core->server.AssertMainThread("client_exec");
   c->first = true;
   c->error.clear();
-  c->core->Execute(c->session, c->sink, argc, argv, argvlen);
+  c->core->dispatch.Execute(c->session, c->sink, argc, argv, argvlen);
   if (c->error.empty()) return PLINTH_OK;
   if (err && errlen) {
     const size_t n = std::min(errlen - 1, c->error.size());
@@ -73,7 +73,7 @@ int32_t ClientExec(plinth_client_t* c, int32_t argc, const char* const* argv, co
 
 void ClientDestroyInternal(plinth_client_t* c) {
   if (!c) return;
-  c->core->SessionClosed(c->session);
+  c->core->sessions.SessionClosed(c->session);
   c->session.tx.EndMulti();
   c->session.tx.Unwatch();
   delete c;

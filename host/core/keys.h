@@ -13,8 +13,8 @@
 namespace plinth::host {
 
 // The call's database.
-inline Db& CallDb(plinth_call_t* c) { return c->core->dbs[c->db]; }
-// The live entry for key, expiring it first when its time has come; *hash gets Db::Hash(key).
+inline Db& CallDb(plinth_call_t* c) { return c->core->keyspace.dbs[c->db]; }
+// The live entry for key, expiring it first when its time has come; *hash gets KeyHash(key).
 Entry* LiveEntry(plinth_call_t* c, std::string_view key, uint64_t* hash, bool touch = true);
 Entry* LiveEntry(plinth_call_t* c, std::string_view key);
 

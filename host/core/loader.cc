@@ -32,7 +32,8 @@ struct Failer {
   std::string* error;
   bool operator()(const std::string& path, const char* stage, const std::string& reason) const {
     *error = "plugin " + path + ": " + stage + ": " + reason;
-    core.Log(LogLevel::kWarning, "%s%s", error->c_str(), optional ? " (optional: skipped)" : "");
+    core.server.Log(LogLevel::kWarning, "%s%s", error->c_str(),
+                    optional ? " (optional: skipped)" : "");
     return false;
   }
 };
@@ -134,15 +135,15 @@ bool Plugins::LoadDescriptor(const plinth_plugin_descriptor_t* d, const std::str
   loading = nullptr;
   if (rc != PLINTH_OK) {
     for (plinth_timer_t* t : plugin->init_timers) TimerStop(t);
-    core_.Unregister(plugin->name);
+    Rollback(plugin->name);
     std::string why = "init returned an error";
     if (!plugin->init_warning.empty()) why += ": " + plugin->init_warning;
     failed_.push_back(std::move(plugin));  // a stale self stays valid
     return fail(path, "init", why);
   }
   plugin->init_timers.clear();  // the plugin owns them from now on
-  core_.Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
-            d->version ? d->version : "", path.c_str());
+  core_.server.Log(LogLevel::kNotice, "Plugin '%s' %s loaded from %s", plugin->name.c_str(),
+                   d->version ? d->version : "", path.c_str());
   loaded_.push_back(std::move(plugin));
   return true;
 }
@@ -153,11 +154,22 @@ Plugins::~Plugins() = default;
 void Plugins::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
-  core_.BeforeSleep();  // the last batch reaches the stream consumers before they shut down
+  core_.server.BeforeSleep();  // the last batch reaches the stream consumers before they shut down
   for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it) {
     const plinth_plugin_descriptor_t* d = &(*it)->descriptor;
     if (d->shutdown) d->shutdown(it->get());
   }
+}
+
+void Plugins::Rollback(const std::string& owner) {
+  core_.registry.RemoveOwner(owner);
+  core_.endpoints.RemoveOwner(owner);
+  core_.listeners.RemoveOwner(owner);
+  core_.events.RemoveOwner(owner);
+  if (core_.auth.acl.owner == owner) core_.auth.acl = Auth::Provider();
+  core_.propagation.CountActiveConsumers();
+  core_.options.UnregisterOwner(owner);
+  core_.keyspace.types.UnregisterOwner(owner);
 }
 
 }  // namespace plinth::host

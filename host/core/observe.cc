@@ -1,6 +1,6 @@
 // Command observers: plugins that hear the commands that ran (SLOWLOG, LATENCY, MONITOR), each
 // above its own duration threshold. The dispatcher compares a command's duration with the
-// lowest threshold and calls Observe only above it, so with every observer off a command pays
+// lowest threshold and tells the observers only above it, so with every observer off a command pays
 // one comparison.
 #include <algorithm>
 #include <cstdint>
@@ -12,14 +12,8 @@
 
 namespace plinth::host {
 
-void Core::CountObservers() {
-  observe_min_us_ = std::numeric_limits<int64_t>::max();
-  for (const CommandObserver& o : listeners.observers)
-    if (o.min_us >= 0 && o.min_us < observe_min_us_) observe_min_us_ = o.min_us;
-}
-
-void Core::Observe(const Session& s, const plinth_call& call, int64_t duration_us) {
-  const std::string addr = s.internal ? std::string() : env_->ClientAddr(s.id);
+void Events::TellObservers(const Session& s, const plinth_call& call, int64_t duration_us) {
+  const std::string addr = s.internal ? std::string() : core_.server.env().ClientAddr(s.id);
   plinth_command_event_t ev{};
   ev.struct_size = sizeof ev;
   ev.flags = ((s.run_flags & Session::kRunSession) ? PLINTH_EVENT_NESTED : 0) |
@@ -34,14 +28,14 @@ void Core::Observe(const Session& s, const plinth_call& call, int64_t duration_u
   ev.cmd_flags = call.cmd->spec.flags;
   ev.duration_us = duration_us;
   // The clock at its end less its duration; never before the call's own (millisecond) time.
-  ev.start_us = std::max(call.now_ms * 1000, NowUs() - duration_us);
+  ev.start_us = std::max(call.now_ms * 1000, core_.server.env().NowUs() - duration_us);
   ev.addr = addr.c_str();
   ev.addr_len = addr.size();
   ev.client_name = s.name.c_str();
   ev.client_name_len = s.name.size();
   // An observer registered by a plugin loading now may be added meanwhile: index, not iterate.
-  for (size_t i = 0; i < listeners.observers.size(); ++i) {
-    const CommandObserver& o = listeners.observers[i];
+  for (size_t i = 0; i < observers.size(); ++i) {
+    const CommandObserver& o = observers[i];
     if (o.min_us >= 0 && duration_us >= o.min_us) o.fn(o.ctx, &ev);
   }
 }

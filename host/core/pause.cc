@@ -9,7 +9,7 @@
 
 namespace plinth::host {
 
-uint32_t Core::PauseInForce(int64_t now_ms, int64_t* end_ms) {
+uint32_t Sessions::PauseInForce(int64_t now_ms, int64_t* end_ms) {
   uint32_t what = PLINTH_PAUSE_NONE;
   int64_t end = 0;
   for (auto it = pauses_.begin(); it != pauses_.end();) {
@@ -25,21 +25,24 @@ uint32_t Core::PauseInForce(int64_t now_ms, int64_t* end_ms) {
   return what;
 }
 
-bool Core::WritesPaused() { return !pauses_.empty() && PauseInForce(NowMs(), nullptr); }
-
-bool Core::PauseHolds(const Session& s, const Command* cmd, int64_t* end_ms) {
-  // Replicas and internal clients go on; so do the commands of an EXEC or a script that
-  // started (a pause is checked where a client's command arrives, as Redis does).
-  if (s.internal || s.replica || exec_depth_ > 0 || (s.run_flags & Session::kRunSession))
-    return false;
-  const uint32_t what = PauseInForce(NowMs(), end_ms);
-  if (what == PLINTH_PAUSE_ALL) return true;
-  constexpr uint32_t kMayWrite = PLINTH_CMD_WRITE | PLINTH_CMD_MAY_REPLICATE;
-  return what == PLINTH_PAUSE_WRITE &&
-         ((cmd->spec.flags & kMayWrite) || (cmd == exec_cmd_ && (s.tx.queued_flags & kMayWrite)));
+bool Sessions::WritesPaused() {
+  return !pauses_.empty() && PauseInForce(core_.server.NowMs(), nullptr);
 }
 
-void Core::Hold(Session& s, ReplySink& sink, const ParsedRequest& r, int64_t end_ms) {
+bool Sessions::HoldPaused(Session& s, ReplySink& sink, const ParsedRequest& r, const Command* cmd) {
+  // Replicas and internal clients go on; so do the commands of an EXEC or a script that
+  // started (a pause is checked where a client's command arrives, as Redis does).
+  if (s.internal || s.replica || core_.dispatch.Executing() || (s.run_flags & Session::kRunSession))
+    return false;
+  int64_t end_ms;
+  const uint32_t what = PauseInForce(core_.server.NowMs(), &end_ms);
+  constexpr uint32_t kMayWrite = PLINTH_CMD_WRITE | PLINTH_CMD_MAY_REPLICATE;
+  const bool holds = what == PLINTH_PAUSE_ALL ||
+                     (what == PLINTH_PAUSE_WRITE &&
+                      ((cmd->spec.flags & kMayWrite) ||
+                       (cmd == core_.registry.exec && (s.tx.queued_flags & kMayWrite))));
+  if (!holds) return false;
+  // Held: a blocked command with no key until end_ms.
   auto b = std::make_unique<BlockedCommand>();
   b->sink = &sink;
   b->db = s.db;
@@ -52,10 +55,11 @@ void Core::Hold(Session& s, ReplySink& sink, const ParsedRequest& r, int64_t end
   }
   s.block = std::move(b);
   blocking.Add(&s);
+  return true;
 }
 
-void Core::SetPause(const std::string& owner, uint32_t what, int64_t end_ms) {
-  const uint32_t before = PauseInForce(NowMs(), nullptr);
+void Sessions::SetPause(const std::string& owner, uint32_t what, int64_t end_ms) {
+  const uint32_t before = PauseInForce(core_.server.NowMs(), nullptr);
   if (what == PLINTH_PAUSE_NONE) {
     pauses_.erase(owner);
   } else {
@@ -63,9 +67,9 @@ void Core::SetPause(const std::string& owner, uint32_t what, int64_t end_ms) {
   }
   // Less is held now: every held command runs again, in the order they were held; those a
   // pause still holds are held again.
-  if (PauseInForce(NowMs(), nullptr) < before) {
-    for (Session* s : blocking.Held()) blocking.Wake(s);
-    if (exec_depth_ == 0) ServeBlocked();
+  if (PauseInForce(core_.server.NowMs(), nullptr) < before) {
+    blocking.WakeHeld();
+    if (!core_.dispatch.Executing()) ServeBlocked();
   }
 }
 

@@ -51,6 +51,8 @@ class Plugins {
   plinth_plugin* loading = nullptr;  // the plugin whose init is running
 
  private:
+  // Drops everything owner (a plugin whose init failed) registered, everywhere.
+  void Rollback(const std::string& owner);
   Core& core_;
   std::vector<std::unique_ptr<plinth_plugin>> loaded_;
   std::vector<std::unique_ptr<plinth_plugin>> failed_;  // plugins whose init failed

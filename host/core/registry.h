@@ -82,6 +82,9 @@ class Registry {
 
   std::vector<std::unique_ptr<Command>> commands;  // registration order
   std::vector<Command*> by_id;                     // commands, then subcommands: ids
+  // The host's EXEC (transaction.cc): a refused EXEC discards its transaction, and memory
+  // and pause checks read its queue's flags.
+  Command* exec = nullptr;
 
  private:
   // The command table by name: open addressing with linear probing over a power-of-two number

@@ -108,8 +108,8 @@ void Discard(plinth_call_t* c, void*) {
 // though nothing deleted the key yet).
 bool WatchedKeyExpired(Core& core, const Transaction& t, int64_t now_ms) {
   for (const WatchedKey& w : t.watched) {
-    if (w.expired || static_cast<size_t>(w.db) >= core.dbs.size()) continue;
-    const Entry* e = core.dbs[w.db].Find(w.key);
+    if (w.expired || static_cast<size_t>(w.db) >= core.keyspace.dbs.size()) continue;
+    const Entry* e = core.keyspace.dbs[w.db].Find(w.key);
     if (e && EntryExpired(e, now_ms)) return true;
   }
   return false;
@@ -148,7 +148,7 @@ void Exec(plinth_call_t* c, void* ctx) {
       argv.push_back(a.data());
       lens.push_back(a.size());
     }
-    core.Execute(s, *c->sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
+    core.dispatch.Execute(s, *c->sink, static_cast<int32_t>(argv.size()), argv.data(), lens.data());
   }
   core.propagation.EndExecUnit();
   t.executing = false;
@@ -164,8 +164,8 @@ void Watch(plinth_call_t* c, void* ctx) {
   if (t.active) return Error(c, "ERR WATCH inside MULTI is not allowed");
   for (int32_t i = 1; i < c->argc; ++i) {
     const std::string_view key(c->argv[i], c->argvlen[i]);
-    const Entry* e = core.dbs[c->db].Find(key);
-    core.watches.Watch(&t, c->db, key, e != nullptr && EntryExpired(e, c->now_ms));
+    const Entry* e = core.keyspace.dbs[c->db].Find(key);
+    core.keyspace.watches.Watch(&t, c->db, key, e != nullptr && EntryExpired(e, c->now_ms));
   }
   Ok(c);
 }

@@ -104,9 +104,10 @@ void ParseBatch(Client* c, bool authed) {
 }
 
 void ReplyProtocolError(Client* c, const std::string& err) {
-  c->shell->core.SendError(c->sink, "ERR " + err);
-  c->shell->core.Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s",
-                     err.c_str(), static_cast<unsigned long long>(c->session.id), c->peer.c_str());
+  c->shell->core.dispatch.SendError(c->sink, "ERR " + err);
+  c->shell->core.server.Log(LogLevel::kVerbose, "Protocol error (%s) from client: id=%llu addr=%s",
+                            err.c_str(), static_cast<unsigned long long>(c->session.id),
+                            c->peer.c_str());
   c->session.close_after_reply = true;
 }
 
@@ -134,28 +135,29 @@ inline bool OutputBelowLimits(const Client* c) {
 }
 
 // Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
-// Each run of up to Core::kPrefetchBatch requests is looked up and has its keys prefetched
+// Each run of up to Dispatch::kPrefetchBatch requests is looked up and has its keys prefetched
 // before the first of them runs; a pipeline shares the clock readings (Core::BeginRun).
 void ExecuteBatch(Client* c) {
   Batch& b = c->batch;
   Core& core = c->shell->core;
   const size_t total = b.requests.size();
   const bool pipelined = total > 1;
-  if (pipelined) core.BeginRun();
-  ParsedRequest run[Core::kPrefetchBatch];
+  if (pipelined) core.dispatch.BeginRun();
+  ParsedRequest run[Dispatch::kPrefetchBatch];
   Shell& shell = *c->shell;
   for (size_t i = 0; i < total && !c->closed && !c->session.close_after_reply; ++i) {
-    const size_t j = i % Core::kPrefetchBatch;
+    const size_t j = i % Dispatch::kPrefetchBatch;
     if (j == 0) {
-      const size_t n = std::min(total - i, Core::kPrefetchBatch);
+      const size_t n = std::min(total - i, Dispatch::kPrefetchBatch);
       for (size_t k = 0; k < n; ++k) {
         const Batch::Request& r = b.requests[i + k];
         run[k] = {r.argc, &b.argv[r.first], &b.argvlen[r.first], nullptr, false, 0};
       }
       if (pipelined)  // a lone request is looked up by Execute
-        core.Prefetch(c->session, run, n, !c->shell->io.Active());  // IO threads copy values
+        core.dispatch.Prefetch(c->session, run, n,
+                               !c->shell->io.Active());  // IO threads copy values
     }
-    core.Execute(c->session, c->sink, run[j]);
+    core.dispatch.Execute(c->session, c->sink, run[j]);
     // Clients closed during the command (c among them, maybe) go now that it has returned.
     if (!shell.to_close.empty()) shell.CloseDeferred();
     if (c->session.block) {
@@ -165,7 +167,7 @@ void ExecuteBatch(Client* c) {
     if (!c->closed && !c->out.empty() && !OutputBelowLimits(c) && !ClientCheckOutputLimits(c))
       break;
   }
-  if (pipelined) core.EndRun();
+  if (pipelined) core.dispatch.EndRun();
   if (c->session.block) return;  // the rest runs once it is served
   if (!b.error.empty() && !c->closed && !c->session.close_after_reply)
     ReplyProtocolError(c, b.error);
@@ -250,9 +252,9 @@ void ClientReadInput(Client* c) {
 
 static void CloseOverQueryLimit(Client* c) {
   Core& core = c->shell->core;
-  core.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
-           ClientDescribe(c).c_str());
-  core.stats.query_buffer_disconnections++;
+  core.server.Log(LogLevel::kWarning, "Closing client that reached max query buffer length: %s",
+                  ClientDescribe(c).c_str());
+  core.server.stats.query_buffer_disconnections++;
   ClientClose(c);
 }
 
@@ -260,8 +262,8 @@ void ClientApplyRead(Client* c) {
   Shell& s = *c->shell;
   const ReadJob& rd = c->rd;
   const bool resume = std::exchange(c->resume_input, false);
-  s.core.stats.net_input_bytes += rd.bytes;
-  if (rd.bytes) c->session.last_interaction_ms = s.core.NowMs();
+  s.core.server.stats.net_input_bytes += rd.bytes;
+  if (rd.bytes) c->session.last_interaction_ms = s.core.server.NowMs();
   switch (rd.status) {
     case ReadJob::kAgain:
       if (resume) ProcessInput(c);
@@ -271,8 +273,8 @@ void ClientApplyRead(Client* c) {
       ClientClose(c);
       return;
     case ReadJob::kNoMemory:
-      s.core.Log(LogLevel::kWarning, "Out of memory for the query buffer of client id=%llu",
-                 static_cast<unsigned long long>(c->session.id));
+      s.core.server.Log(LogLevel::kWarning, "Out of memory for the query buffer of client id=%llu",
+                        static_cast<unsigned long long>(c->session.id));
       ClientClose(c);
       return;
     case ReadJob::kOverLimit:
@@ -377,7 +379,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   c->local = local;
   c->conn_flags = flags;
   c->session.local = (flags & PLINTH_CONN_LOCAL) != 0;
-  c->ctime_ms = c->session.last_interaction_ms = s.core.NowMs();
+  c->ctime_ms = c->session.last_interaction_ms = s.core.server.NowMs();
   const Protocol* proto = s.core.endpoints.protocol.get();
   c->proto_session = proto->spec.session_create(proto->spec.ctx);
   if (fd >= 0) {
@@ -386,8 +388,8 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
   }
   s.clients.emplace(c->session.id, c);
   if (!c->proto_session) {
-    s.core.Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
-               static_cast<unsigned long long>(c->session.id));
+    s.core.server.Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
+                      static_cast<unsigned long long>(c->session.id));
     ClientClose(c);
     return nullptr;
   }
@@ -407,7 +409,7 @@ void ClientCloseAsync(Client* c) {
 
 void ClientClose(Client* c) {
   if (c->closed) return;
-  if (c->shell->core.Executing()) return ClientCloseAsync(c);
+  if (c->shell->core.dispatch.Executing()) return ClientCloseAsync(c);
   ClientCloseNow(c);
 }
 
@@ -432,7 +434,7 @@ void ClientCloseNow(Client* c) {
     for (Client*& p : s.unblocked)
       if (p == c) p = nullptr;
   }
-  s.core.SessionClosed(c->session);
+  s.core.sessions.SessionClosed(c->session);
   if (c->fd >= 0) uv_poll_stop(&c->poll);
   if (c->io == ClientIo::kIdle) ClientFinishClose(c);  // else when its job comes back
 }
@@ -454,7 +456,7 @@ void ClientFinishClose(Client* c) {
 }
 
 std::string ClientDescribe(const Client* c) {
-  int64_t now = c->shell->core.NowMs();
+  int64_t now = c->shell->core.server.NowMs();
   ConnFields f;
   f.addr = c->peer;
   f.laddr = c->local;

@@ -60,10 +60,10 @@ OutSeg& TailCopySeg(Client* c) {
 void ReplyBroken(Client* c, const char* what) {
   c->no_output = true;
   c->session.close_after_reply = true;
-  c->shell->core.Log(LogLevel::kWarning,
-                     "Protocol '%s' failed to %s a reply: closing client id=%llu",
-                     c->shell->core.endpoints.protocol->name.c_str(), what,
-                     static_cast<unsigned long long>(c->session.id));
+  c->shell->core.server.Log(LogLevel::kWarning,
+                            "Protocol '%s' failed to %s a reply: closing client id=%llu",
+                            c->shell->core.endpoints.protocol->name.c_str(), what,
+                            static_cast<unsigned long long>(c->session.id));
   ClientQueueWrite(c);
 }
 
@@ -163,7 +163,7 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
 void SinkValue(ReplySink* self, const plinth_value_t* v) {
   Client* c = static_cast<ClientSink*>(self)->client;
   if (c->closed || c->no_output) return;
-  Stats& st = c->shell->core.stats;
+  Stats& st = c->shell->core.server.stats;
   if (const ReplyPath* rp = c->shell->core.endpoints.reply_path.get()) {
     plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, StringLen(v),
                                    c->transport->name.c_str(),
@@ -297,7 +297,7 @@ bool ClientApplyWrite(Client* c) {
   Shell& s = *c->shell;
   const WriteJob& wr = c->wr;
   const bool holds = c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS;
-  s.core.stats.net_output_bytes += wr.bytes;
+  s.core.server.stats.net_output_bytes += wr.bytes;
   c->out_bytes -= static_cast<size_t>(wr.bytes);
   c->written += wr.bytes;
   size_t left = static_cast<size_t>(wr.bytes);
@@ -359,7 +359,7 @@ void ClientFlushOutput(Client* c) {
   // No reply goes out before the effects of its command reached the stream's consumers
   // (appendfsync always makes them durable there).
   Core& core = c->shell->core;
-  if (core.propagation.stream.Pending()) core.BeforeSleep();
+  if (core.propagation.stream.Pending()) core.server.BeforeSleep();
   const bool have = ClientPrepareWrite(c);
   if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
   c->io_thread = 0;
@@ -396,11 +396,12 @@ bool ClientCheckOutputLimits(Client* c) {
   if (c->out_bytes > kUnauthOutputLimit && !c->ever_authed) {
     c->ever_authed = core.auth.Authenticated(s);
     if (!c->ever_authed) {
-      core.Log(LogLevel::kWarning,
-               "Client %s closed for overcoming of the output buffer limit of unauthenticated "
-               "clients.",
-               ClientDescribe(c).c_str());
-      core.stats.output_buffer_disconnections++;
+      core.server.Log(
+          LogLevel::kWarning,
+          "Client %s closed for overcoming of the output buffer limit of unauthenticated "
+          "clients.",
+          ClientDescribe(c).c_str());
+      core.server.stats.output_buffer_disconnections++;
       ClientCloseAsync(c);
       return false;
     }
@@ -413,17 +414,17 @@ bool ClientCheckOutputLimits(Client* c) {
   bool hard = l.hard > 0 && bytes >= l.hard;
   bool soft = false;
   if (l.soft > 0 && bytes >= l.soft) {
-    int64_t now = core.NowMs();
+    int64_t now = core.server.NowMs();
     if (!c->soft_limit_since) c->soft_limit_since = now;
     soft = now - c->soft_limit_since >= l.soft_seconds * 1000;
   } else {
     c->soft_limit_since = 0;
   }
   if (!hard && !soft) return true;
-  core.Log(LogLevel::kWarning,
-           "Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
-           ClientDescribe(c).c_str());
-  core.stats.output_buffer_disconnections++;
+  core.server.Log(LogLevel::kWarning,
+                  "Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
+                  ClientDescribe(c).c_str());
+  core.server.stats.output_buffer_disconnections++;
   ClientCloseAsync(c);
   return false;
 }

@@ -13,7 +13,7 @@ void CloseIdleClients(Shell& s) {
   if (s.limits.timeout_s <= 0 && s.limits.out_normal.soft <= 0 && s.limits.out_pubsub.soft <= 0 &&
       s.limits.out_replica.soft <= 0)
     return;
-  int64_t now = s.core.NowMs();
+  int64_t now = s.core.server.NowMs();
   // Collect first: closing a client removes it from the map being walked.
   std::vector<Client*> idle, over_soft;
   for (auto& [id, c] : s.clients) {
@@ -26,9 +26,9 @@ void CloseIdleClients(Shell& s) {
       over_soft.push_back(c);
   }
   for (Client* c : idle) {
-    s.core.Log(LogLevel::kVerbose, "Closing idle client id=%llu",
-               static_cast<unsigned long long>(c->session.id));
-    s.core.stats.timeout_disconnections++;
+    s.core.server.Log(LogLevel::kVerbose, "Closing idle client id=%llu",
+                      static_cast<unsigned long long>(c->session.id));
+    s.core.server.stats.timeout_disconnections++;
     ClientClose(c);
   }
   for (Client* c : over_soft) ClientCheckOutputLimits(c);
@@ -49,11 +49,11 @@ void CountClientBuffers(Shell& s) {
 void OnCron(uv_timer_t* h) {
   Shell& s = *static_cast<Shell*>(h->data);
   CountClientBuffers(s);
-  s.core.CronTick(1000000 / s.limits.hz);
-  s.core.ActiveRehash(1000);
+  s.core.server.CronTick(1000000 / s.limits.hz);
+  s.core.keyspace.ActiveRehash(1000);
   CloseIdleClients(s);
   s.io.Adapt(static_cast<int64_t>(uv_hrtime()), static_cast<int64_t>(uv_metrics_idle_time(s.loop)),
-             s.core.stats.commands);
+             s.core.server.stats.commands);
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ void Shell::InfoFields(std::string_view section, std::string* out) {
   } else if (section == "clients") {
     Field(out, "connected_clients", static_cast<int64_t>(clients.size()));
     Field(out, "maxclients", limits.maxclients);
-    Field(out, "blocked_clients", static_cast<int64_t>(core.blocking.Count()));
+    Field(out, "blocked_clients", static_cast<int64_t>(core.sessions.blocking.Count()));
   } else if (section == "memory") {
     Memory(out, UsedMemory());
   } else if (section == "io_threads") {

@@ -147,9 +147,11 @@ int Main(int argc, char** argv) {
   static Shell* const shell_ptr = new Shell();
   Shell& shell = *shell_ptr;
   Core& s = shell.core;
-  s.executable = ExePath();
+  s.server.state.executable = ExePath();
   std::string exe_dir =
-      s.executable.empty() ? "." : s.executable.substr(0, s.executable.rfind('/'));
+      s.server.state.executable.empty()
+          ? "."
+          : s.server.state.executable.substr(0, s.server.state.executable.rfind('/'));
   std::string plugin_dir = exe_dir + "/../" PLINTH_PLUGIN_SUBDIR;
   if (char* real = realpath(plugin_dir.c_str(), nullptr)) {
     plugin_dir = real;
@@ -160,10 +162,10 @@ int Main(int argc, char** argv) {
   if (!args.config.empty()) {
     ConfigFile cf;
     if (!ReadConfigFile(args.config, &cf, &err)) {
-      s.Log(LogLevel::kWarning, "%s", err.c_str());
+      s.server.Log(LogLevel::kWarning, "%s", err.c_str());
       return 1;
     }
-    s.config_file = args.config;
+    s.server.state.config_file = args.config;
     for (const auto& [k, v] : cf.options) s.options.SetPending(k, v);
     if (cf.plugins) {
       plugins = *cf.plugins;
@@ -172,7 +174,7 @@ int Main(int argc, char** argv) {
   }
   for (const auto& [k, v] : args.options) s.options.SetPending(k, v);
   if (!shell.RegisterOptions(&err)) {
-    s.Log(LogLevel::kWarning, "%s", err.c_str());
+    s.server.Log(LogLevel::kWarning, "%s", err.c_str());
     return 1;
   }
   const Option* dir = s.options.Find("plugin-dir");
@@ -206,9 +208,9 @@ int Main(int argc, char** argv) {
 #ifdef __SANITIZE_ADDRESS__
   // The tables pack entry pointers into 6 bytes, which LeakSanitizer cannot follow: free the
   // keyspace so it does not report every key as leaked. Release builds exit without the work.
-  for (Db& db : s.dbs) db.Clear(false);
+  for (Db& db : s.keyspace.dbs) db.Clear(false);
 #endif
-  s.Log(LogLevel::kWarning, "Plinth is now ready to exit, bye bye...");
+  s.server.Log(LogLevel::kWarning, "Plinth is now ready to exit, bye bye...");
   return rc;
 }
 

@@ -25,7 +25,7 @@ const char kProtectedMode[] =
 
 // Answers a refused connection with an error reply in the protocol's encoding, then closes it.
 void Refuse(Shell& s, const Transport* t, void* conn, std::string_view msg) {
-  s.core.stats.rejected_connections++;
+  s.core.server.stats.rejected_connections++;
   const Protocol* proto = s.core.endpoints.protocol.get();
   plinth_reply_item_t item{};
   item.struct_size = sizeof item;
@@ -52,8 +52,8 @@ void OnNotified(uv_async_t* h) { static_cast<Shell*>(h->data)->RunNotified(); }
 
 void OnSignal(uv_signal_t* h, int signum) {
   auto* s = static_cast<Shell*>(h->data);
-  s->core.Log(LogLevel::kWarning, "Received %s scheduling shutdown...",
-              signum == SIGINT ? "SIGINT" : "SIGTERM");
+  s->core.server.Log(LogLevel::kWarning, "Received %s scheduling shutdown...",
+                     signum == SIGINT ? "SIGINT" : "SIGTERM");
   s->StopOnSignal();
 }
 
@@ -81,7 +81,7 @@ void AcceptConnections(Listener* l) {
     int32_t rc = t->spec.accept(t->spec.ctx, l->fd, &conn, &fd, peer, sizeof peer, local,
                                 sizeof local, &flags);
     if (rc != PLINTH_OK) return;
-    s.core.stats.connections_received++;
+    s.core.server.stats.connections_received++;
     if (static_cast<int64_t>(s.clients.size()) >= s.limits.maxclients)
       Refuse(s, t, conn, "ERR max number of clients reached");
     else if (s.limits.protected_mode && !s.core.auth.DefaultNeedsAuth() &&
@@ -181,7 +181,7 @@ void Shell::WritePending() {
 }
 
 void Shell::CloseDeferred() {
-  while (!to_close.empty() && !core.Executing()) {
+  while (!to_close.empty() && !core.dispatch.Executing()) {
     std::vector<Client*> batch;
     batch.swap(to_close);
     for (Client* c : batch)
@@ -247,25 +247,25 @@ void Shell::RunUnblocked() {
 
 void Shell::ServeBlockTimeouts() {
   block_timer_due_ = -1;
-  core.ServeTimeouts(core.NowMs());
+  core.sessions.ServeTimeouts(core.server.NowMs());
 }
 
 void Shell::ArmBlockTimer() {
-  const int64_t due = core.blocking.NextDeadline();
+  const int64_t due = core.sessions.blocking.NextDeadline();
   if (due == block_timer_due_ || stopped_) return;
   block_timer_due_ = due;
   if (due < 0) {
     uv_timer_stop(&block_timer_);
     return;
   }
-  const int64_t wait = due - core.NowMs();
+  const int64_t wait = due - core.server.NowMs();
   uv_timer_start(
       &block_timer_, [](uv_timer_t* t) { static_cast<Shell*>(t->data)->ServeBlockTimeouts(); },
       static_cast<uint64_t>(wait > 0 ? wait : 0), 0);
 }
 
 void Shell::Flush() {
-  core.BeforeSleep();  // the stream's consumers first: no reply goes out before its effects
+  core.server.BeforeSleep();  // the stream's consumers first: no reply goes out before its effects
   for (;;) {
     CloseDeferred();
     if (io.InFlight()) io.Complete();
@@ -345,10 +345,11 @@ void Shell::ForgetNotified(Client* c) {
 
 int Shell::Run() {
   if (!core.endpoints.protocol) {
-    core.Log(LogLevel::kWarning, "No protocol plugin is loaded (load 'resp'); refusing to start");
+    core.server.Log(LogLevel::kWarning,
+                    "No protocol plugin is loaded (load 'resp'); refusing to start");
     return 1;
   }
-  core.CreateDatabases();
+  core.keyspace.Create();
   // Before any listener opens: a SIGTERM from a client that saw the port must stop cleanly.
   uv_signal_init(loop, &sig_int_);
   sig_int_.data = this;
@@ -359,7 +360,7 @@ int Shell::Run() {
   for (auto& t : core.endpoints.transports) {
     if (!t) continue;
     if (t->spec.start(t->spec.ctx) != PLINTH_OK) {
-      core.Log(LogLevel::kWarning, "Transport '%s' failed to start", t->name.c_str());
+      core.server.Log(LogLevel::kWarning, "Transport '%s' failed to start", t->name.c_str());
       return 1;
     }
     t->started = true;
@@ -377,10 +378,10 @@ int Shell::Run() {
   block_timer_.data = this;
   CronStart(*this, &cron_);
   started = true;
-  core.startup_memory = UsedMemory();
-  core.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded",
-           core.plugins.loaded().size());
-  core.Log(LogLevel::kNotice, "Ready to accept connections");
+  core.server.state.startup_memory = UsedMemory();
+  core.server.Log(LogLevel::kNotice, "Server initialized, %zu plugins loaded",
+                  core.plugins.loaded().size());
+  core.server.Log(LogLevel::kNotice, "Ready to accept connections");
   uv_run(loop, UV_RUN_DEFAULT);
   io.Shutdown();  // nothing is in flight any more: this joins the threads
   return 0;
@@ -408,14 +409,14 @@ void Shell::StopOnSignal() {
     if (release) release(arg);
   };
   Session session;
-  session.id = core.next_internal_id--;
+  session.id = core.server.state.next_internal_id--;
   session.internal = true;
   session.authenticated = true;
   static const char* const kArgv[] = {"shutdown"};
   static const size_t kLen[] = {8};
-  core.Execute(session, sink, 1, kArgv, kLen);
+  core.dispatch.Execute(session, sink, 1, kArgv, kLen);
   if (shutting_down) return;
-  core.SessionClosed(session);
+  core.sessions.SessionClosed(session);
   // Only a failed final save keeps the server up; any other refusal still stops it.
   if (sink.error.find("Errors trying to SHUTDOWN") == std::string::npos) Stop();
 }

@@ -125,7 +125,7 @@ const HostOption kShellOptions[] = {
 }  // namespace
 
 bool Shell::RegisterOptions(std::string* err) {
-  return core.RegisterOptions(err) &&
+  return core.server.RegisterOptions(err) &&
          RegisterOptionTable(core.options, kShellOptions, std::size(kShellOptions), this, err);
 }
 

@@ -26,8 +26,8 @@ int32_t AclProviderRegister(plinth_plugin_t* self, const plinth_acl_provider_t* 
   if (!InInit(self, "acl_provider_register")) return PLINTH_ERR;
   Core& core = *self->core;
   if (!core.auth.acl.owner.empty()) {
-    core.Log(LogLevel::kWarning, "plugin '%s': the ACL provider is already '%s'",
-             self->name.c_str(), core.auth.acl.owner.c_str());
+    core.server.Log(LogLevel::kWarning, "plugin '%s': the ACL provider is already '%s'",
+                    self->name.c_str(), core.auth.acl.owner.c_str());
     return PLINTH_ERR;
   }
   plinth_acl_provider_t copy{};
@@ -48,12 +48,12 @@ void AclUserUpdate(plinth_plugin_t* self, uint64_t user_id, int32_t restricted, 
     core.auth.acl.default_needs_auth = needs_auth != 0;
   }
   std::vector<uint64_t> victims;
-  core.env().ForEachSession([&](Session& s) {
+  core.server.env().ForEachSession([&](Session& s) {
     if (s.user_id != user_id) return;
     if (close) victims.push_back(s.id);
     s.acl_restricted = restricted != 0;
   });
-  for (uint64_t id : victims) core.env().CloseClient(id, false);
+  for (uint64_t id : victims) core.server.env().CloseClient(id, false);
 }
 
 void AclDefaultUser(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,

@@ -39,7 +39,7 @@ std::string Flags(const Session& s) {
 uint64_t ClientId(plinth_call_t* c) { return c->session ? c->session->id : 0; }
 
 int32_t ClientSelect(plinth_call_t* c, int32_t db) {
-  if (db < 0 || db >= static_cast<int32_t>(c->core->dbs.size())) return PLINTH_ERR;
+  if (db < 0 || db >= static_cast<int32_t>(c->core->keyspace.dbs.size())) return PLINTH_ERR;
   if (c->session) c->session->db = db;
   c->db = db;
   return PLINTH_OK;
@@ -87,16 +87,17 @@ void ClientCloseAfterReply(plinth_call_t* c) {
 }
 
 void ClientDescribeApi(plinth_call_t* c, uint64_t id, plinth_emit_fn emit, void* arg) {
-  c->core->env().DescribeClients(id, emit, arg);
+  c->core->server.env().DescribeClients(id, emit, arg);
 }
 
 int64_t ClientKill(plinth_call_t* c, uint32_t filter, const char* v, size_t len) {
-  return c->core->env().KillClients(c->session, filter, std::string_view(v ? v : "", v ? len : 0));
+  return c->core->server.env().KillClients(c->session, filter,
+                                           std::string_view(v ? v : "", v ? len : 0));
 }
 
 void StatsReset(plinth_call_t* c) {
   Core& s = *c->core;
-  s.stats = Stats{};
+  s.server.stats = Stats{};
   for (auto& c : s.registry.commands) c->stats = CommandStats{};
 }
 
@@ -112,27 +113,29 @@ const plinth_plugin_descriptor_t* PluginAt(plinth_call_t* c, int32_t i, const ch
 }
 
 void ServerShutdown(plinth_call_t* c, uint32_t flags) {
-  c->core->shutdown_flags = flags;
-  c->core->Log(LogLevel::kWarning, "User requested shutdown...");
+  c->core->server.state.shutdown_flags = flags;
+  c->core->server.Log(LogLevel::kWarning, "User requested shutdown...");
   ReplyAccept(c, 0);  // SHUTDOWN answers by closing the connection, like Redis
   if (c->session) c->session->close_after_reply = true;
-  c->core->env().RequestShutdown();
+  c->core->server.env().RequestShutdown();
 }
 
 void ServerSetLoading(plinth_plugin_t* self, int32_t on) {
-  int32_t& n = self->core->loaders;
+  int32_t& n = self->core->server.state.loaders;
   n = on ? n + 1 : (n > 0 ? n - 1 : 0);
 }
 
-int32_t ServerLoading(plinth_plugin_t* self) { return self->core->loaders > 0; }
+int32_t ServerLoading(plinth_plugin_t* self) { return self->core->server.state.loaders > 0; }
 
-uint32_t ServerShutdownFlags(plinth_plugin_t* self) { return self->core->shutdown_flags; }
+uint32_t ServerShutdownFlags(plinth_plugin_t* self) {
+  return self->core->server.state.shutdown_flags;
+}
 
 void ServerRefuse(plinth_plugin_t* self, uint32_t what, const char* error) {
   Core& core = *self->core;
-  core.AssertMainThread("server_refuse");
+  core.server.AssertMainThread("server_refuse");
   if (what != PLINTH_REFUSE_WRITES && what != PLINTH_REFUSE_STALE) return;
-  auto& r = core.refusals;
+  auto& r = core.dispatch.refusals;
   r.erase(std::remove_if(r.begin(), r.end(),
                          [&](const Refusal& x) { return x.owner == self && x.what == what; }),
           r.end());
@@ -140,25 +143,28 @@ void ServerRefuse(plinth_plugin_t* self, uint32_t what, const char* error) {
 }
 
 void ServerExpiryPassive(plinth_plugin_t* self, int32_t on) {
-  self->core->AssertMainThread("server_expiry_passive");
-  self->core->expiry_passive = on != 0;
+  self->core->server.AssertMainThread("server_expiry_passive");
+  self->core->keyspace.expiry.passive = on != 0;
 }
 
 void ServerActiveExpire(plinth_plugin_t* self, int32_t on) {
-  self->core->AssertMainThread("server_active_expire");
-  self->core->active_expire = on != 0;
+  self->core->server.AssertMainThread("server_active_expire");
+  self->core->keyspace.expiry.active = on != 0;
 }
 
-const char* ServerRunId(plinth_plugin_t* self) { return self->core->run_id; }
+const char* ServerRunId(plinth_plugin_t* self) { return self->core->server.state.run_id; }
 
-int32_t ServerStopping(plinth_plugin_t* self) { return self->core->Stopping() ? 1 : 0; }
+int32_t ServerStopping(plinth_plugin_t* self) {
+  return self->core->server.env().Stopping() ? 1 : 0;
+}
 
 void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len) {
   if (level > PLINTH_LOG_WARNING) level = PLINTH_LOG_WARNING;
   if (!self) return;  // no host to write to
   if (level == PLINTH_LOG_WARNING && self->core->plugins.loading == self)
     self->init_warning.assign(msg, len);
-  self->core->env().Log(static_cast<LogLevel>(level), self->name, std::string_view(msg, len));
+  self->core->server.env().Log(static_cast<LogLevel>(level), self->name,
+                               std::string_view(msg, len));
 }
 
 void* MemAlloc(size_t n) { return std::malloc(n); }
@@ -171,23 +177,23 @@ plinth_timer_t* TimerStart(plinth_plugin_t* self, uint64_t ms, uint64_t repeat_m
                            plinth_timer_fn fn, void* arg) {
   if (!self || !fn) return nullptr;
   Core& core = *self->core;
-  core.AssertMainThread("timer_start");
-  plinth_timer_t* t = core.env().TimerStart(ms, repeat_ms, fn, arg);
+  core.server.AssertMainThread("timer_start");
+  plinth_timer_t* t = core.server.env().TimerStart(ms, repeat_ms, fn, arg);
   if (t && core.plugins.loading) core.plugins.loading->init_timers.emplace_back(t);
   return t;
 }
 
 int32_t LoopPost(plinth_plugin_t* self, plinth_task_fn fn, void* arg) {
   if (!self || !fn) return PLINTH_ERR;
-  return self->core->env().Post(fn, arg);
+  return self->core->server.env().Post(fn, arg);
 }
 
-int64_t TimeUs(plinth_plugin_t* self) { return self ? self->core->NowUs() : 0; }
+int64_t TimeUs(plinth_plugin_t* self) { return self ? self->core->server.env().NowUs() : 0; }
 
 int64_t ClientInfoInt(plinth_plugin_t* self, uint64_t id, uint32_t what) {
   if (!self) return -1;
-  self->core->AssertMainThread("client_info_int");
-  const Session* s = self->core->env().FindSession(id);
+  self->core->server.AssertMainThread("client_info_int");
+  const Session* s = self->core->server.env().FindSession(id);
   if (!s) return -1;
   switch (what) {
     case PLINTH_CLIENT_INFO_PROTOCOL:
@@ -201,8 +207,8 @@ int64_t ClientInfoInt(plinth_plugin_t* self, uint64_t id, uint32_t what) {
 
 int32_t ClientsPause(plinth_plugin_t* self, uint32_t what, int64_t end_ms) {
   if (!self || what > PLINTH_PAUSE_ALL) return PLINTH_ERR;
-  self->core->AssertMainThread("clients_pause");
-  self->core->SetPause(self->name, what, end_ms);
+  self->core->server.AssertMainThread("clients_pause");
+  self->core->sessions.SetPause(self->name, what, end_ms);
   return PLINTH_OK;
 }
 

@@ -31,8 +31,8 @@ void CallNoReply(plinth_call_t* c) { c->no_reply = true; }
 
 int32_t ClientWake(plinth_plugin_t* self, uint64_t id) {
   Core& core = *self->core;
-  core.AssertMainThread("client_wake");
-  return core.Wake(id) ? PLINTH_OK : PLINTH_ERR;
+  core.server.AssertMainThread("client_wake");
+  return core.sessions.Wake(id) ? PLINTH_OK : PLINTH_ERR;
 }
 
 // Hands each reply item to the plugin's function and remembers whether the reply is an error.
@@ -63,8 +63,9 @@ void RunRef(ReplySink* self, const char* data, size_t len, plinth_release_fn rel
 int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t argc,
                     const char* const* argv, const size_t* argvlen, plinth_reply_fn fn, void* arg) {
   Core& core = *call->core;
-  core.AssertMainThread("call_command");
-  if (argc < 1 || !argv || !argvlen || db < -1 || db >= static_cast<int32_t>(core.dbs.size()))
+  core.server.AssertMainThread("call_command");
+  if (argc < 1 || !argv || !argvlen || db < -1 ||
+      db >= static_cast<int32_t>(core.keyspace.dbs.size()))
     return PLINTH_ERR;
   Session s;
   const Session* caller = call->session;
@@ -85,19 +86,19 @@ int32_t CallCommand(plinth_call_t* call, uint32_t flags, int32_t db, int32_t arg
   sink.ref = RunRef;
   sink.fn = fn;
   sink.arg = arg;
-  const uint64_t dirty_before = core.dirty;
-  core.Execute(s, sink, argc, argv, argvlen);
+  const uint64_t dirty_before = core.keyspace.dirty;
+  core.dispatch.Execute(s, sink, argc, argv, argvlen);
   // Its effects went out as the nested command: the caller is not propagated verbatim too.
-  if (!s.no_propagate && core.dirty != dirty_before) call->replicated = true;
+  if (!s.no_propagate && core.keyspace.dirty != dirty_before) call->replicated = true;
   return sink.error ? PLINTH_ERR : PLINTH_OK;
 }
 
 void CallYield(plinth_call_t* call, const char* error, size_t len) {
   Core& core = *call->core;
-  core.AssertMainThread("call_yield");
+  core.server.AssertMainThread("call_yield");
   static const Session kNoClient;
-  core.ServeBusy(call->session ? *call->session : kNoClient,
-                 error ? std::string_view(error, len) : std::string_view("BUSY"));
+  core.dispatch.ServeBusy(call->session ? *call->session : kNoClient,
+                          error ? std::string_view(error, len) : std::string_view("BUSY"));
 }
 
 int32_t CommandRegister(plinth_plugin_t* self, const plinth_command_spec_t* spec) {
@@ -169,20 +170,20 @@ int32_t CommandKeys(plinth_plugin_t* self, int32_t argc, const char* const* argv
 int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, const size_t* klens,
                   int64_t timeout_ms) {
   Core& core = *c->core;
-  core.AssertMainThread("call_block");
+  core.server.AssertMainThread("call_block");
   Session* s = c->session;
   if (!s || s->internal || (s->run_flags & PLINTH_RUN_SCRIPT) || !c->sink || nkeys < 0 ||
       (nkeys > 0 && (!keys || !klens)) || timeout_ms < 0 || s->tx.executing ||
       c->block_state == PLINTH_BLOCK_TIMEOUT)
     return PLINTH_ERR;
   if (c->block_state == PLINTH_BLOCK_WOKEN) {
-    core.NoteReblocked();
+    core.sessions.NoteReblocked();
     c->blocked = true;
     return PLINTH_OK;
   }
   if (s->block) {  // run again after a client pause held it: now it waits for its keys
-    core.blocking.Remove(s);
-    core.NoteReblocked();
+    core.sessions.blocking.Remove(s);
+    core.sessions.NoteReblocked();
   }
   auto b = std::make_unique<BlockedCommand>();
   b->sink = c->sink;
@@ -197,7 +198,7 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
   b->deadline_ms =
       timeout_ms > 0 && timeout_ms <= INT64_MAX - c->now_ms ? c->now_ms + timeout_ms : -1;
   s->block = std::move(b);
-  core.blocking.Add(s);
+  core.sessions.blocking.Add(s);
   c->blocked = true;
   return PLINTH_OK;
 }
@@ -205,7 +206,7 @@ int32_t CallBlock(plinth_call_t* c, int32_t nkeys, const char* const* keys, cons
 int32_t CallBlockState(plinth_call_t* c) { return c->block_state; }
 
 void KeySignalReady(plinth_call_t* c, const char* k, size_t n) {
-  c->core->blocking.Signal(c->db, {k, n});
+  c->core->sessions.blocking.Signal(c->db, {k, n});
 }
 
 }  // namespace

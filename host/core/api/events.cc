@@ -15,36 +15,36 @@ int32_t BeforeSleepRegister(plinth_plugin_t* self, plinth_task_fn fn, void* ctx)
 
 int32_t KeyspaceListenerRegister(plinth_plugin_t* self, plinth_keyspace_listener_fn fn, void* ctx) {
   if (!InInit(self, "keyspace_listener_register") || !fn) return PLINTH_ERR;
-  self->core->listeners.keyspace_listeners.push_back({fn, ctx, self->name});
+  self->core->events.keyspace_listeners.push_back({fn, ctx, self->name});
   return PLINTH_OK;
 }
 
 int32_t ClientListenerRegister(plinth_plugin_t* self, plinth_client_event_fn fn, void* ctx) {
   if (!InInit(self, "client_listener_register") || !fn) return PLINTH_ERR;
-  self->core->listeners.client_listeners.push_back({fn, ctx, self->name});
+  self->core->events.client_listeners.push_back({fn, ctx, self->name});
   return PLINTH_OK;
 }
 
 void KeyspaceEvent(plinth_call_t* c, uint32_t type, const char* event, const char* k, size_t n) {
-  if (event && k) c->core->Notify(c->db, type, event, {k, n});
+  if (event && k) c->core->events.Notify(c->db, type, event, {k, n});
 }
 
 int64_t KeyChangeListenerRegister(plinth_plugin_t* self, plinth_key_change_fn fn, void* ctx) {
   if (!InInit(self, "key_change_listener_register") || !fn) return PLINTH_ERR;
   Core& core = *self->core;
-  const int64_t id = core.next_key_listener_id++;
-  core.listeners.key_change_listeners.push_back({fn, ctx, false, id, self->name});
+  const int64_t id = core.events.next_id++;
+  core.events.key_change_listeners.push_back({fn, ctx, false, id, self->name});
   return id;
 }
 
 int32_t KeyChangeListenerSet(plinth_plugin_t* self, int64_t id, int32_t on) {
   if (!self) return PLINTH_ERR;
   Core& core = *self->core;
-  core.AssertMainThread("key_change_listener_set");
-  for (KeyChangeListener& l : core.listeners.key_change_listeners) {
+  core.server.AssertMainThread("key_change_listener_set");
+  for (KeyChangeListener& l : core.events.key_change_listeners) {
     if (l.id != id || l.owner != self->name) continue;
-    if (l.on != (on != 0)) core.key_listeners_on += on != 0 ? 1 : -1;
     l.on = on != 0;
+    core.events.Recount();
     return PLINTH_OK;
   }
   return PLINTH_ERR;
@@ -54,31 +54,26 @@ int64_t ObserverRegister(plinth_plugin_t* self, plinth_command_observer_fn fn, v
                          int64_t min_us) {
   if (!InInit(self, "command_observer_register") || !fn) return PLINTH_ERR;
   Core& core = *self->core;
-  const int64_t id = core.next_observer_id++;
-  core.listeners.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
-  core.CountObservers();
+  const int64_t id = core.events.next_id++;
+  core.events.observers.push_back({fn, ctx, min_us < 0 ? -1 : min_us, id, self->name});
+  core.events.Recount();
   return id;
 }
 
 int32_t ObserverSet(plinth_plugin_t* self, int64_t id, int64_t min_us) {
   if (!self) return PLINTH_ERR;
   Core& core = *self->core;
-  core.AssertMainThread("command_observer_set");
-  for (CommandObserver& o : core.listeners.observers) {
+  core.server.AssertMainThread("command_observer_set");
+  for (CommandObserver& o : core.events.observers) {
     if (o.id != id || o.owner != self->name) continue;
     o.min_us = min_us < 0 ? -1 : min_us;
-    core.CountObservers();
+    core.events.Recount();
     return PLINTH_OK;
   }
   return PLINTH_ERR;
 }
 
 }  // namespace
-
-void Core::Notify(int32_t db, uint32_t type, const char* event, std::string_view key) {
-  for (const KeyspaceListener& l : listeners.keyspace_listeners)
-    l.fn(l.ctx, db, type, event, key.data(), key.size());
-}
 
 void FillEventsApi(plinth_host_api_t* t) {
   t->keyspace_event = KeyspaceEvent;

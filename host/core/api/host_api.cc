@@ -10,17 +10,18 @@ namespace plinth::host {
 
 bool InInit(plinth_plugin_t* self, const char* what) {
   if (!self) return false;
-  self->core->AssertMainThread(what);
+  self->core->server.AssertMainThread(what);
   if (self->core->plugins.loading == self) return true;
-  self->core->Log(LogLevel::kWarning, "%s: %s refused: registration is only allowed during init",
-                  self->name.c_str(), what);
+  self->core->server.Log(LogLevel::kWarning,
+                         "%s: %s refused: registration is only allowed during init",
+                         self->name.c_str(), what);
   return false;
 }
 
 int32_t Refused(plinth_plugin_t* self, const std::string& why) {
   if (why.empty()) return PLINTH_OK;
   if (self->core->plugins.loading == self) self->init_warning = why;
-  self->core->Log(LogLevel::kWarning, "%s: %s", self->name.c_str(), why.c_str());
+  self->core->server.Log(LogLevel::kWarning, "%s: %s", self->name.c_str(), why.c_str());
   return PLINTH_ERR;
 }
 

@@ -15,7 +15,7 @@ namespace {
 void InfoRenderApi(plinth_call_t* c, const char* section, size_t len, plinth_emit_fn emit,
                    void* arg) {
   std::string text =
-      c->core->RenderInfo(std::string_view(section ? section : "", section ? len : 0));
+      c->core->server.RenderInfo(std::string_view(section ? section : "", section ? len : 0));
   emit(arg, text.data(), text.size());
 }
 
@@ -51,10 +51,10 @@ int32_t ConfigSet(plinth_call_t* c, const char* name, size_t nlen, const char* v
 int32_t ConfigRewrite(plinth_call_t* c, char* err, size_t errlen) {
   Core& core = *c->core;
   std::string why;
-  if (core.config_file.empty()) {
+  if (core.server.state.config_file.empty()) {
     why = "The server is running without a config file";
-  } else if (core.env().RewriteConfig(core.config_file, &why)) {
-    core.Log(LogLevel::kNotice, "CONFIG REWRITE executed with success.");
+  } else if (core.server.env().RewriteConfig(core.server.state.config_file, &why)) {
+    core.server.Log(LogLevel::kNotice, "CONFIG REWRITE executed with success.");
     return PLINTH_OK;
   }
   if (err && errlen) std::snprintf(err, errlen, "%s", why.c_str());

@@ -46,8 +46,8 @@ bool OneReply(const plinth_reply_item_t* items, size_t n) {
 
 int32_t ClientPush(plinth_plugin_t* self, uint64_t id, const plinth_reply_item_t* items, size_t n) {
   if (!self || !items || !OneReply(items, n)) return PLINTH_ERR;
-  self->core->AssertMainThread("client_push");
-  return self->core->env().PushToClient(id, items, n);
+  self->core->server.AssertMainThread("client_push");
+  return self->core->server.env().PushToClient(id, items, n);
 }
 
 void ClientSetSubscriptions(plinth_call_t* c, int64_t channels, int64_t patterns) {
@@ -71,7 +71,7 @@ void ClientReset(plinth_call_t* c) {
   c->session->acl_restricted = false;
   c->session->user = "default";
   c->session->authenticated = false;
-  c->core->ClientEvent(*c->session, PLINTH_CLIENT_RESET);
+  c->core->events.ClientEvent(*c->session, PLINTH_CLIENT_RESET);
 }
 
 int32_t ProtocolRegister(plinth_plugin_t* self, const plinth_protocol_spec_t* spec) {

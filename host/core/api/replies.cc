@@ -24,7 +24,7 @@ void Send(plinth_call_t* call, uint32_t type, int64_t integer, const char* data,
 
 void Emit(plinth_call_t* call, uint32_t type, int64_t integer, const char* data, size_t len,
           double dbl = 0, const char* ext = nullptr, int64_t aggregate = 0) {
-  call->core->AssertMainThread("reply_*");
+  call->core->server.AssertMainThread("reply_*");
   if (ReplyAccept(call, aggregate)) Send(call, type, integer, data, len, dbl, ext);
 }
 
@@ -33,11 +33,11 @@ void ReplySimple(plinth_call_t* c, const char* s, size_t n) {
 }
 
 void ReplyError(plinth_call_t* c, const char* s, size_t n) {
-  c->core->AssertMainThread("reply_*");
+  c->core->server.AssertMainThread("reply_*");
   const bool top = c->replies == 0;  // the command's reply is this error: a failed call
   if (!ReplyAccept(c, 0)) return;    // a dropped error is not counted either
   c->error_reply = c->error_reply || top;
-  c->core->CountErrorReply({s, n});
+  c->core->dispatch.CountErrorReply({s, n});
   Send(c, PLINTH_REPLY_ERROR, 0, s, n);
 }
 

@@ -14,7 +14,7 @@ void ReplyValue(plinth_call_t* c, const plinth_value_t* v) {
     return;
   }
   if (c->sink && c->sink->value) {  // the sink asks the reply path and may copy later
-    c->core->AssertMainThread("reply_value");
+    c->core->server.AssertMainThread("reply_value");
     if (ReplyAccept(c, 0)) c->sink->value(c->sink, v);
     return;
   }

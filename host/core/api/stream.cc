@@ -22,31 +22,31 @@ void StreamReselect(plinth_plugin_t* self) { self->core->propagation.stream.Rese
 
 void StreamConsumerActive(plinth_plugin_t* self, int32_t on) {
   Core& core = *self->core;
-  core.AssertMainThread("stream_consumer_active");
+  core.server.AssertMainThread("stream_consumer_active");
   for (StreamConsumer& sc : core.listeners.consumers)
     if (sc.owner == self->name) sc.active = on != 0;
   core.propagation.CountActiveConsumers();
 }
 
-uint64_t ServerDirty(plinth_plugin_t* self) { return self->core->dirty; }
+uint64_t ServerDirty(plinth_plugin_t* self) { return self->core->keyspace.dirty; }
 
 int32_t ForkChild(plinth_plugin_t* self) {
   Core& core = *self->core;
-  core.AssertMainThread("fork_child");
-  if (core.child_pid > 0) {
+  core.server.AssertMainThread("fork_child");
+  if (core.server.state.child_pid > 0) {
     errno = EBUSY;
     return -1;
   }
   const pid_t pid = fork();
-  if (pid > 0) core.child_pid = pid;
+  if (pid > 0) core.server.state.child_pid = pid;
   return pid;
 }
 
 void ForkDone(plinth_plugin_t* self, int32_t pid) {
-  if (pid > 0 && self->core->child_pid == pid) self->core->child_pid = 0;
+  if (pid > 0 && self->core->server.state.child_pid == pid) self->core->server.state.child_pid = 0;
 }
 
-int32_t ForkActive(plinth_plugin_t* self) { return self->core->child_pid; }
+int32_t ForkActive(plinth_plugin_t* self) { return self->core->server.state.child_pid; }
 
 // replicate()'s checks: the command exists and argc arguments fit its arity, each present. One
 // pass over the name (its case folded into the table's hash, no copy, no strlen: the pass
@@ -96,8 +96,8 @@ int32_t Replicate(plinth_call_t* c, uint32_t flags, const char* command, int32_t
 int32_t ReplicateDb(plinth_plugin_t* self, int32_t db, uint32_t flags, const char* command,
                     int32_t argc, const char* const* argv, const size_t* argvlen) {
   Core& core = *self->core;
-  core.AssertMainThread("replicate_db");
-  if (db < 0 || db >= static_cast<int32_t>(core.dbs.size())) return PLINTH_ERR;
+  core.server.AssertMainThread("replicate_db");
+  if (db < 0 || db >= static_cast<int32_t>(core.keyspace.dbs.size())) return PLINTH_ERR;
   size_t len = 0;
   if (!ReplicateCheck(core, flags, command, &len, argc, argv, argvlen)) return PLINTH_ERR;
   Append(core, db, command, len, argc, argv, argvlen);

@@ -15,12 +15,12 @@ namespace plinth::host {
 namespace {
 
 plinth_value_t* ValueCreateTypedApi(plinth_plugin_t* self, uint32_t type, void* payload) {
-  const TypeEntry* t = self ? self->core->types.Find(type) : nullptr;
+  const TypeEntry* t = self ? self->core->keyspace.types.Find(type) : nullptr;
   return t ? ValueCreateTyped(t, payload) : nullptr;
 }
 
 const char* TypeNameApi(plinth_plugin_t* self, uint32_t type) {
-  return self ? self->core->types.Name(type) : "none";
+  return self ? self->core->keyspace.types.Name(type) : "none";
 }
 
 void ValueRetainApi(const plinth_value_t* v) { ValueRetain(v); }
@@ -45,9 +45,9 @@ int32_t ValueEncoding(const plinth_value_t* v) { return static_cast<int32_t>(Val
 const plinth_value_t* KeyGet(plinth_call_t* c, const char* k, size_t n) {
   Entry* e = LiveEntry(c, {k, n});
   if (e)
-    c->core->stats.keyspace_hits++;
+    c->core->server.stats.keyspace_hits++;
   else
-    c->core->stats.keyspace_misses++;
+    c->core->server.stats.keyspace_misses++;
   return e ? EntryValue(e) : nullptr;
 }
 
@@ -55,19 +55,19 @@ int32_t KeySet(plinth_call_t* c, const char* k, size_t n, plinth_value_t* v, uin
   if (!v) return PLINTH_ERR;
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
-  c->core->dirty++;
+  c->core->keyspace.dirty++;
   const int64_t expire = e && (flags & PLINTH_SET_KEEPTTL) ? EntryExpireMs(e) : -1;
   if (!CallDb(c).Set({k, n}, h, e, v, expire)) return PLINTH_ERR;
-  c->core->KeyTouched(c->db, {k, n});
-  if (!e) c->core->KeyCreated(c->db, {k, n});
+  c->core->keyspace.KeyTouched(c->db, {k, n});
+  if (!e) c->core->keyspace.KeyCreated(c->db, {k, n});
   return PLINTH_OK;
 }
 
 int32_t KeyDelete(plinth_call_t* c, const char* k, size_t n) {
   if (!LiveEntry(c, {k, n})) return 0;
   CallDb(c).Delete({k, n});
-  c->core->dirty++;
-  c->core->KeyTouched(c->db, {k, n});
+  c->core->keyspace.dirty++;
+  c->core->keyspace.KeyTouched(c->db, {k, n});
   return 1;
 }
 
@@ -79,14 +79,14 @@ int64_t KeyExpireGet(plinth_call_t* c, const char* k, size_t n) {
 int32_t KeyExpireSet(plinth_call_t* c, const char* k, size_t n, int64_t when) {
   Entry* e = LiveEntry(c, {k, n});
   if (!e) return 0;
-  c->core->dirty++;
+  c->core->keyspace.dirty++;
   if (when >= 0 && when <= c->now_ms) {
     CallDb(c).Delete({k, n});  // Redis deletes it without counting an expiry
-    c->core->KeyTouched(c->db, {k, n});
+    c->core->keyspace.KeyTouched(c->db, {k, n});
     return 1;
   }
   if (!CallDb(c).SetExpire(e, when)) return PLINTH_ERR;
-  c->core->KeyTouched(c->db, {k, n});
+  c->core->keyspace.KeyTouched(c->db, {k, n});
   return 1;
 }
 
@@ -94,16 +94,16 @@ char* KeyStringResize(plinth_call_t* c, const char* k, size_t n, size_t newlen) 
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);
   if (!e) {
-    e = CallDb(c).SetString({k, n}, h, nullptr, "", 0, false);
+    e = CallDb(c).Set({k, n}, h, nullptr, "", 0, false);
     if (!e) return nullptr;
-    c->core->KeyCreated(c->db, {k, n});
+    c->core->keyspace.KeyCreated(c->db, {k, n});
   } else if (EntryValue(e)->type != PLINTH_TYPE_STRING) {
     return nullptr;
   }
   char* d = CallDb(c).StringResize(e, newlen);
   if (d) {
-    c->core->dirty++;
-    c->core->KeyTouched(c->db, {k, n});
+    c->core->keyspace.dirty++;
+    c->core->keyspace.KeyTouched(c->db, {k, n});
   }
   return d;
 }
@@ -113,29 +113,29 @@ int32_t KeyStringSet(plinth_call_t* c, const char* k, size_t n, const char* s, s
   uint64_t h;
   Entry* e = LiveEntry(c, {k, n}, &h);  // an expired key is removed (and counted) first
   const bool created = !e;
-  e = CallDb(c).SetString({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL);
+  e = CallDb(c).Set({k, n}, h, e, s, len, flags & PLINTH_SET_KEEPTTL);
   if (!e) return PLINTH_ERR;
-  if (created) c->core->KeyCreated(c->db, {k, n});
+  if (created) c->core->keyspace.KeyCreated(c->db, {k, n});
   plinth_value* v = EntryValue(e);
   if ((flags & PLINTH_SET_NO_INT_ENCODING) && ValueEnc(v) == PLINTH_ENC_INT)
     SetValueEnc(v, StringLen(v) <= 44 ? PLINTH_ENC_EMBSTR : PLINTH_ENC_RAW);
-  c->core->dirty++;
-  c->core->KeyTouched(c->db, {k, n});
+  c->core->keyspace.dirty++;
+  c->core->keyspace.KeyTouched(c->db, {k, n});
   return PLINTH_OK;
 }
 
 void KeyTouchedApi(plinth_call_t* c, const char* k, size_t n) {
-  if (k) c->core->KeyTouched(c->db, {k, n});
+  if (k) c->core->keyspace.KeyTouched(c->db, {k, n});
 }
 
-uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size(); }
+uint64_t DbSize(plinth_call_t* c) { return CallDb(c).Size().keys; }
 
 int32_t DbCurrent(plinth_call_t* c) { return c->db; }
 
-int32_t DbCount(plinth_call_t* c) { return static_cast<int32_t>(c->core->dbs.size()); }
+int32_t DbCount(plinth_call_t* c) { return static_cast<int32_t>(c->core->keyspace.dbs.size()); }
 
 int32_t KeyAccess(plinth_call_t* c, const char* k, size_t n, uint32_t what, int64_t* out) {
-  const AccessPolicy& p = c->core->evictor.access();
+  const AccessPolicy& p = c->core->keyspace.evictor.access();
   if ((what != PLINTH_KEY_IDLE_MS && what != PLINTH_KEY_FREQ) || (what == PLINTH_KEY_FREQ) != p.lfu)
     return PLINTH_ERR;
   uint64_t h;
@@ -168,13 +168,13 @@ void Stats(Core& core, plinth_emit_fn emit, void* arg) {
   num("startup.allocated", m.startup);
   num("clients.slaves", m.replicas);
   num("clients.normal", m.clients - m.replicas);
-  for (size_t i = 0; i < core.dbs.size(); ++i) {
-    const Db& d = core.dbs[i];
-    if (d.Size() == 0) continue;
+  for (size_t i = 0; i < core.keyspace.dbs.size(); ++i) {
+    const Db& d = core.keyspace.dbs[i];
+    if (d.Size().keys == 0) continue;
     const std::string db = "db." + std::to_string(i) + ".";
-    Line(emit, arg, db + "overhead.hashtable.main", std::to_string(d.OverheadBytes()));
+    Line(emit, arg, db + "overhead.hashtable.main", std::to_string(d.Size().table_bytes));
     Line(emit, arg, db + "overhead.hashtable.expires",
-         std::to_string(d.ExpiringCount() * sizeof(Entry*)));
+         std::to_string(d.Size().expiring * sizeof(Entry*)));
   }
   num("overhead.total", m.overhead);
   num("keys.count", m.keys);
@@ -189,18 +189,18 @@ void Stats(Core& core, plinth_emit_fn emit, void* arg) {
 
 int32_t MemoryReport(plinth_plugin_t* self, uint32_t what, plinth_emit_fn emit, void* arg) {
   Core& core = *self->core;
-  core.AssertMainThread("memory_report");
+  core.server.AssertMainThread("memory_report");
   switch (what) {
     case PLINTH_MEMORY_STATS:
       Stats(core, emit, arg);
       return PLINTH_OK;
     case PLINTH_MEMORY_MALLOC_STATS: {
-      const std::string text = core.env().AllocatorStats();
+      const std::string text = core.server.env().AllocatorStats();
       emit(arg, text.data(), text.size());
       return PLINTH_OK;
     }
     case PLINTH_MEMORY_PURGE:
-      core.env().ReleaseFreeMemory();
+      core.server.env().ReleaseFreeMemory();
       return PLINTH_OK;
     default:
       return PLINTH_ERR;
@@ -208,7 +208,7 @@ int32_t MemoryReport(plinth_plugin_t* self, uint32_t what, plinth_emit_fn emit, 
 }
 
 Db* DbAt(plinth_plugin_t* self, int32_t db) {
-  auto& dbs = self->core->dbs;
+  auto& dbs = self->core->keyspace.dbs;
   return db >= 0 && static_cast<size_t>(db) < dbs.size() ? &dbs[static_cast<size_t>(db)] : nullptr;
 }
 
@@ -224,11 +224,13 @@ int32_t DbVisit(plinth_plugin_t* self, int32_t db, plinth_db_visit_fn fn, void* 
 
 uint64_t DbKeys(plinth_plugin_t* self, int32_t db, uint64_t* expires) {
   const Db* d = DbAt(self, db);
-  if (expires) *expires = d ? d->ExpiringCount() : 0;
-  return d ? d->Size() : 0;
+  if (expires) *expires = d ? d->Size().expiring : 0;
+  return d ? d->Size().keys : 0;
 }
 
-int32_t DbTotal(plinth_plugin_t* self) { return static_cast<int32_t>(self->core->dbs.size()); }
+int32_t DbTotal(plinth_plugin_t* self) {
+  return static_cast<int32_t>(self->core->keyspace.dbs.size());
+}
 
 int32_t ValueRdbSave(const plinth_value_t* v, plinth_rdb_io_t* io, uint32_t* rdb_type) {
   if (!v || !io || v->type == PLINTH_TYPE_STRING) return PLINTH_ERR;
@@ -243,7 +245,7 @@ uint32_t ValueRdbType(const plinth_value_t* v) {
 }
 
 plinth_value_t* ValueRdbLoad(plinth_plugin_t* self, uint32_t rdb_type, plinth_rdb_io_t* io) {
-  const TypeEntry* t = self->core->types.FindRdb(rdb_type);
+  const TypeEntry* t = self->core->keyspace.types.FindRdb(rdb_type);
   if (!t || !io) return nullptr;
   void* payload = t->spec.rdb_load(rdb_type, io);
   if (!payload) return nullptr;
@@ -257,7 +259,7 @@ int32_t KeyLoad(plinth_plugin_t* self, int32_t db, const char* key, size_t klen,
   Db* d = DbAt(self, db);
   if (!v) return PLINTH_ERR;
   const std::string_view k(key ? key : "", key ? klen : 0);
-  const uint64_t h = Db::Hash(k);
+  const uint64_t h = KeyHash(k);
   if (!d || !key || d->Find(k, h)) {
     ValueRelease(v);
     return PLINTH_ERR;
@@ -268,7 +270,7 @@ int32_t KeyLoad(plinth_plugin_t* self, int32_t db, const char* key, size_t klen,
 uint32_t TypeRegister(plinth_plugin_t* self, const plinth_type_spec_t* spec) {
   if (!InInit(self, "type_register")) return 0;
   std::string why;
-  uint32_t id = self->core->types.Register(spec, self->name, &why);
+  uint32_t id = self->core->keyspace.types.Register(spec, self->name, &why);
   if (!id) Refused(self, why);
   return id;
 }
@@ -303,8 +305,8 @@ void* KeyPayloadMut(plinth_call_t* c, const char* k, size_t n, uint32_t type) {
     ValueRelease(v);  // the other holders keep the old payload
     v = fresh;
   }
-  c->core->dirty++;
-  c->core->KeyTouched(c->db, {k, n});
+  c->core->keyspace.dirty++;
+  c->core->keyspace.KeyTouched(c->db, {k, n});
   return ValuePayloadOf(v);
 }
 
@@ -331,8 +333,8 @@ int32_t KeyUnlink(plinth_call_t* c, const char* k, size_t n) {
   if (e->flags & kValIndirect) ValueRetain(v);  // outlives the entry, freed below
   CallDb(c).Delete({k, n});
   if (v != e) ReleaseLazily(v);
-  c->core->dirty++;
-  c->core->KeyTouched(c->db, {k, n});
+  c->core->keyspace.dirty++;
+  c->core->keyspace.KeyTouched(c->db, {k, n});
   return 1;
 }
 

@@ -136,8 +136,8 @@ struct FakeHost::Impl {
     core.options.SetPending("enable-debug-command", "yes");
     // Protected options: a client's CONFIG SET only from a local client (SetClientLocal).
     core.options.SetPending("enable-protected-configs", "local");
-    core.RegisterOptions(&err);
-    core.CreateDatabases();
+    core.server.RegisterOptions(&err);
+    core.keyspace.Create();
     plinth_stream_consumer_spec_t spec{};
     spec.struct_size = sizeof spec;
     spec.name = "fakehost";
@@ -164,8 +164,8 @@ struct FakeHost::Impl {
   int32_t Db(int32_t db) const { return db < 0 ? session.db : db; }
   host::Entry* Find(std::string_view key, int32_t db) const {
     int32_t d = Db(db);
-    if (d >= static_cast<int32_t>(core.dbs.size())) return nullptr;
-    return core.dbs[d].Find(key);
+    if (d >= static_cast<int32_t>(core.keyspace.dbs.size())) return nullptr;
+    return core.keyspace.dbs[d].Find(key);
   }
   bool Live(const host::Entry* e) const { return e && !host::EntryExpired(e, env.now_ms); }
 };
@@ -204,7 +204,7 @@ void FakeHost::Shutdown() {
   impl_->core.plugins.Shutdown();
   for (size_t n = impl_->env.DropTimers(); n > 0; --n)
     impl_->env.Log(host::LogLevel::kWarning, "", "a timer was not stopped before shutdown");
-  for (host::Db& db : impl_->core.dbs) db.Clear(false);
+  for (host::Db& db : impl_->core.keyspace.dbs) db.Clear(false);
 }
 
 Reply FakeHost::Call(const std::vector<std::string>& argv) {
@@ -223,8 +223,9 @@ std::optional<Reply> FakeHost::CallAs(uint64_t client, const std::vector<std::st
     av.push_back(a.data());
     al.push_back(a.size());
   }
-  impl_->core.Execute(c.session, c.sink, static_cast<int32_t>(av.size()), av.data(), al.data());
-  impl_->core.BeforeSleep();  // as the server does before it writes the replies
+  impl_->core.dispatch.Execute(c.session, c.sink, static_cast<int32_t>(av.size()), av.data(),
+                               al.data());
+  impl_->core.server.BeforeSleep();  // as the server does before it writes the replies
   std::vector<Reply> got = c.sink.TakeAll();
   if (got.empty()) {
     if (c.session.block) return std::nullopt;
@@ -261,7 +262,7 @@ bool FakeHost::Blocked(uint64_t client) const {
 void FakeHost::CloseClient(uint64_t client) {
   auto it = impl_->clients.find(client);
   if (client == 1 || it == impl_->clients.end()) return;
-  impl_->core.SessionClosed(it->second->session);
+  impl_->core.sessions.SessionClosed(it->second->session);
   impl_->clients.erase(it);
 }
 
@@ -287,25 +288,25 @@ const plinth_command_spec_t* FakeHost::FindCommand(std::string_view name) const 
 plinth_plugin_t* FakeHost::TestPlugin() { return &impl_->test_plugin; }
 
 const std::vector<PropagatedCommand>& FakeHost::Propagated() const {
-  impl_->core.BeforeSleep();  // effects outside a command (active expiry) wait for it
+  impl_->core.server.BeforeSleep();  // effects outside a command (active expiry) wait for it
   return impl_->propagated.commands;
 }
 void FakeHost::ClearPropagated() {
-  impl_->core.BeforeSleep();
+  impl_->core.server.BeforeSleep();
   impl_->propagated.commands.clear();
 }
-uint64_t FakeHost::Dirty() const { return impl_->core.dirty; }
+uint64_t FakeHost::Dirty() const { return impl_->core.keyspace.dirty; }
 
 void FakeHost::Select(int32_t db) {
-  if (db >= 0 && db < static_cast<int32_t>(impl_->core.dbs.size())) impl_->session.db = db;
+  if (db >= 0 && db < static_cast<int32_t>(impl_->core.keyspace.dbs.size())) impl_->session.db = db;
 }
 int32_t FakeHost::CurrentDb() const { return impl_->session.db; }
 
 void FakeHost::PutString(std::string_view key, std::string_view value, int32_t db) {
   int32_t d = impl_->Db(db);
-  if (d >= static_cast<int32_t>(impl_->core.dbs.size())) return;
+  if (d >= static_cast<int32_t>(impl_->core.keyspace.dbs.size())) return;
   plinth_value_t* v = host::ValueCreateString(value.data(), value.size());
-  if (v) impl_->core.dbs[d].Set(key, v, false);
+  if (v) impl_->core.keyspace.dbs[d].Set(key, v, false);
 }
 
 std::optional<std::string> FakeHost::GetString(std::string_view key, int32_t db) const {
@@ -324,24 +325,27 @@ int64_t FakeHost::ExpireAtMs(std::string_view key, int32_t db) const {
 bool FakeHost::SetExpireAtMs(std::string_view key, int64_t when_ms, int32_t db) {
   host::Entry* e = impl_->Find(key, db);
   if (!e) return false;
-  return impl_->core.dbs[impl_->Db(db)].SetExpire(e, when_ms < 0 ? -1 : when_ms) != nullptr;
+  return impl_->core.keyspace.dbs[impl_->Db(db)].SetExpire(e, when_ms < 0 ? -1 : when_ms) !=
+         nullptr;
 }
 
 uint64_t FakeHost::KeyCount(int32_t db) const {
   int32_t d = impl_->Db(db);
-  return d < static_cast<int32_t>(impl_->core.dbs.size()) ? impl_->core.dbs[d].Size() : 0;
+  return d < static_cast<int32_t>(impl_->core.keyspace.dbs.size())
+             ? impl_->core.keyspace.dbs[d].Size().keys
+             : 0;
 }
 
 int64_t FakeHost::LiveValues() { return host::ValuesAlive(); }
 
 void FakeHost::SetTimeMs(int64_t unix_ms) {
   impl_->env.now_ms = unix_ms;
-  impl_->core.RefreshAccessClock();
+  impl_->core.keyspace.RefreshAccessClock();
 }
 int64_t FakeHost::TimeMs() const { return impl_->env.now_ms; }
 void FakeHost::SetUsedMemory(int64_t bytes) {
   impl_->env.used_memory = bytes;
-  impl_->core.evictor.ForgetSample();
+  impl_->core.keyspace.evictor.ForgetSample();
 }
 
 // The clock moves in cron periods (hz 10, as the server's default): at each period's end the
@@ -353,12 +357,12 @@ void FakeHost::AdvanceTimeMs(int64_t ms) {
   while (impl_->env.now_ms < target) {
     int64_t tick = (impl_->env.now_ms / kCronMs + 1) * kCronMs;
     int64_t stop = std::min(tick, target);
-    const int64_t deadline = core.blocking.NextDeadline();
+    const int64_t deadline = core.sessions.blocking.NextDeadline();
     if (deadline > impl_->env.now_ms && deadline < stop) stop = deadline;
     impl_->env.Advance(stop - impl_->env.now_ms);
-    core.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
-    if (impl_->env.now_ms == tick) core.CronTick(kCronMs * 1000);  // the server's cron
-    core.BeforeSleep();
+    core.sessions.ServeTimeouts(impl_->env.now_ms);  // blocked commands whose timeout passed
+    if (impl_->env.now_ms == tick) core.server.CronTick(kCronMs * 1000);  // the server's cron
+    core.server.BeforeSleep();
   }
 }
 size_t FakeHost::ActiveTimers() const { return impl_->env.ActiveTimers(); }
@@ -381,7 +385,9 @@ std::optional<std::string> FakeHost::GetOption(std::string_view name) const {
   return std::nullopt;
 }
 
-std::string FakeHost::Info(std::string_view section) { return impl_->core.RenderInfo(section); }
+std::string FakeHost::Info(std::string_view section) {
+  return impl_->core.server.RenderInfo(section);
+}
 
 std::vector<LogLine> FakeHost::Logs() const { return impl_->env.Logs(); }
 

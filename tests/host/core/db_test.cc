@@ -42,7 +42,7 @@ TEST_CASE("db: set replaces, delete removes, and values are freed") {
     Db db;
     Put(db, "a", "1");
     Put(db, "a", "2");
-    CHECK(db.Size() == 1);
+    CHECK(db.Size().keys == 1);
     Entry* e = db.Find("a");
     REQUIRE(e);
     CHECK(Str(e) == "2");
@@ -50,7 +50,7 @@ TEST_CASE("db: set replaces, delete removes, and values are freed") {
     CHECK_FALSE(db.Delete("a"));
     CHECK(db.Find("a") == nullptr);
     for (int i = 0; i < 1000; ++i) Put(db, "k" + std::to_string(i));
-    CHECK(db.Size() == 1000);
+    CHECK(db.Size().keys == 1000);
   }
   CHECK(ValuesAlive() == before);
 }
@@ -59,7 +59,7 @@ TEST_CASE("db: binary keys with NUL bytes are distinct") {
   Db db;
   Put(db, std::string("a\0b", 3), "x");
   Put(db, std::string("a\0c", 3), "y");
-  CHECK(db.Size() == 2);
+  CHECK(db.Size().keys == 2);
   CHECK(db.Find(std::string("a\0b", 3)) != db.Find(std::string("a\0c", 3)));
 }
 
@@ -69,15 +69,15 @@ TEST_CASE("db: expiry list follows set, persist and delete") {
   Put(db, "b");
   REQUIRE(db.SetExpire(db.Find("a"), 1000));
   REQUIRE(db.SetExpire(db.Find("b"), 2000));
-  CHECK(db.ExpiringCount() == 2);
+  CHECK(db.Size().expiring == 2);
   Put(db, "a");  // plain SET clears the TTL
-  CHECK(db.ExpiringCount() == 1);
+  CHECK(db.Size().expiring == 1);
   CHECK(EntryExpireMs(db.Find("a")) == -1);
   db.Set("b", ValueCreateString("z", 1), true);  // KEEPTTL
   CHECK(EntryExpireMs(db.Find("b")) == 2000);
   CHECK(db.Delete("b"));
-  CHECK(db.ExpiringCount() == 0);
-  CHECK(db.RandomExpiring() == nullptr);
+  CHECK(db.Size().expiring == 0);
+  CHECK(db.Sample(true) == nullptr);
 }
 
 TEST_CASE("db: scan visits every key exactly when nothing changes") {
@@ -107,10 +107,10 @@ TEST_CASE(
 
 TEST_CASE("db: random returns a present key and nullptr when empty") {
   Db db;
-  CHECK(db.Random() == nullptr);
+  CHECK(db.Sample(false) == nullptr);
   Put(db, "only");
-  REQUIRE(db.Random());
-  CHECK(EntryKey(db.Random()) == "only");
+  REQUIRE(db.Sample(false));
+  CHECK(EntryKey(db.Sample(false)) == "only");
 }
 
 TEST_CASE("db: inserts and deletes agree with a reference map through many resizes") {
@@ -130,7 +130,7 @@ TEST_CASE("db: inserts and deletes agree with a reference map through many resiz
       std::string k = "k" + std::to_string(rng() % 30000);
       CHECK(db.Delete(k) == (want.erase(k) == 1));
     }
-    REQUIRE(db.Size() == want.size());
+    REQUIRE(db.Size().keys == want.size());
     size_t wrong = 0;
     for (const auto& [k, v] : want) wrong += !db.Find(k) || Str(db.Find(k)) != v;
     for (int i = 0; i < 30000; ++i) {
@@ -168,7 +168,7 @@ TEST_CASE("db: a held entry keeps its bytes when the key is overwritten, grown o
     Put(db, "k", "original");
     plinth_value_t* held = EntryValue(db.Find("k"));
     ValueRetain(held);  // as a queued reply does
-    REQUIRE(db.SetString("k", "new!", 4, false));
+    REQUIRE(db.Set("k", "new!", 4, false));
     CHECK(Str(db.Find("k")) == "new!");
     CHECK(std::string(StringData(held), StringLen(held)) == "original");
     ValueRelease(held);
@@ -191,7 +191,7 @@ TEST_CASE("db: an unshared small string is overwritten and grown in place") {
   Db db;
   Put(db, "n", "100");
   Entry* e = db.Find("n");
-  CHECK(db.SetString("n", "101", 3, false) == e);
+  CHECK(db.Set("n", "101", 3, false) == e);
   CHECK(Str(e) == "101");
   CHECK(ValueEnc(e) == PLINTH_ENC_INT);
   const size_t room = StringRoom(e);  // what the allocator gave beyond the bytes
@@ -212,16 +212,16 @@ TEST_CASE("db: the first TTL moves an entry, and its expiry follows overwrites w
   Entry* big = db.SetExpire(db.Find("big"), 600);
   REQUIRE(big);
   CHECK(Str(big) == std::string(5000, 'b'));
-  CHECK(db.ExpiringCount() == 2);
-  REQUIRE(db.SetString("a", "w", 1, true));
+  CHECK(db.Size().expiring == 2);
+  REQUIRE(db.Set("a", "w", 1, true));
   CHECK(EntryExpireMs(db.Find("a")) == 500);
-  REQUIRE(db.SetString("big", "short", 5, true));
+  REQUIRE(db.Set("big", "short", 5, true));
   CHECK(EntryExpireMs(db.Find("big")) == 600);
-  CHECK(db.ExpiringCount() == 2);
-  REQUIRE(db.SetString("a", "x", 1, false));
+  CHECK(db.Size().expiring == 2);
+  REQUIRE(db.Set("a", "x", 1, false));
   CHECK(EntryExpireMs(db.Find("a")) == -1);
-  CHECK(db.ExpiringCount() == 1);
-  CHECK(db.RandomExpiring() == db.Find("big"));
+  CHECK(db.Size().expiring == 1);
+  CHECK(db.Sample(true) == db.Find("big"));
 }
 
 TEST_CASE("db: a resize moves a few buckets per change and finishes on its own") {
@@ -233,9 +233,9 @@ TEST_CASE("db: a resize moves a few buckets per change and finishes on its own")
   CHECK(missing == 0);
   while (db.RehashStep(1000)) {
   }
-  CHECK(db.Size() == 100000);
+  CHECK(db.Size().keys == 100000);
   // 64-byte buckets of nine slots at most 90% full: under 16 bytes a key.
-  CHECK(db.OverheadBytes() < 16 * 100000);
+  CHECK(db.Size().table_bytes < 16 * 100000);
 }
 
 namespace {
@@ -270,11 +270,11 @@ TEST_CASE("db: a key whose probe run wraps past the last bucket is found while a
   auto key_homed = [&](size_t home) {
     for (;;) {
       std::string k = "k" + std::to_string(next++);
-      if ((Db::Hash(k) & (kBuckets - 1)) == home) return k;
+      if ((KeyHash(k) & (kBuckets - 1)) == home) return k;
     }
   };
   auto add = [&](const std::string& k) {
-    REQUIRE(db.SetString(k, "1", 1, false));
+    REQUIRE(db.Set(k, "1", 1, false));
     keys.push_back(k);
   };
   for (size_t home : {kBuckets - 1, size_t{0}, size_t{1}})
@@ -283,13 +283,13 @@ TEST_CASE("db: a key whose probe run wraps past the last bucket is found while a
   add(wrapped);
   while (!db.RehashStep(0)) add(key_homed(2));  // RehashStep(0): whether a resize runs
   for (const std::string& k : keys) CHECK(db.Find(k));
-  REQUIRE(db.SetString(wrapped, "10", 2, true));
-  CHECK(db.Size() == keys.size());
+  REQUIRE(db.Set(wrapped, "10", 2, true));
+  CHECK(db.Size().keys == keys.size());
   CHECK(CountEntries(db, false).size() == keys.size());
   while (db.RehashStep(1)) {
   }
   CHECK(Str(db.Find(wrapped)) == "10");
-  CHECK(db.Size() == keys.size());
+  CHECK(db.Size().keys == keys.size());
 }
 
 TEST_CASE("db: INCR-like overwrites keep one entry through the growth that lost one") {
@@ -300,19 +300,19 @@ TEST_CASE("db: INCR-like overwrites keep one entry through the growth that lost 
   for (int i = 2; i <= 190; ++i) keys.push_back("s0:" + std::to_string(i));
   keys.push_back("i1:counter");
   for (int i = 1; i <= 670; ++i) keys.push_back("s1:" + std::to_string(i));
-  for (const std::string& k : keys) REQUIRE(db.SetString(k, "1", 1, false));
+  for (const std::string& k : keys) REQUIRE(db.Set(k, "1", 1, false));
   size_t lost = 0;
   for (int i = 1; i < 1500; ++i) {
     const std::string s = "s2:" + std::to_string(i);
-    REQUIRE(db.SetString(s, s.data(), s.size(), false));
+    REQUIRE(db.Set(s, s.data(), s.size(), false));
     if (i > 1) lost += db.Find("i2:counter") == nullptr;
     const std::string v = std::to_string(i);
-    REQUIRE(db.SetString("i2:counter", v.data(), v.size(), true));
+    REQUIRE(db.Set("i2:counter", v.data(), v.size(), true));
   }
   CHECK(lost == 0);
-  CHECK(db.Size() == keys.size() + 1499 + 1);
+  CHECK(db.Size().keys == keys.size() + 1499 + 1);
   const auto counts = CountEntries(db, true);
-  CHECK(counts.size() == db.Size());
+  CHECK(counts.size() == db.Size().keys);
   CHECK(counts.at("i2:counter") == 1);
   CHECK(Str(db.Find("i2:counter")) == "1499");
 }
@@ -395,7 +395,7 @@ TEST_CASE("db: random sets, string growth, deletes and TTLs match a model throug
         const std::string v = value_of(length());
         const bool keep = pick(2);
         const int64_t exp = it != want.end() && keep ? it->second.expire_ms : -1;
-        REQUIRE(db.SetString(k, v.data(), v.size(), keep));
+        REQUIRE(db.Set(k, v.data(), v.size(), keep));
         remember(k, {v, exp});
       } else if (op == 6 && it != want.end()) {
         what = "expire";
@@ -413,7 +413,7 @@ TEST_CASE("db: random sets, string growth, deletes and TTLs match a model throug
       }
       INFO("step " << step << ": " << what << " " << k.substr(0, 24));
       // Every key of the model is found with its value and TTL, and is stored once.
-      REQUIRE(db.Size() == want.size());
+      REQUIRE(db.Size().keys == want.size());
       size_t wrong = 0, expiring = 0;
       for (const auto& [key, w] : want) {
         const Entry* e = db.Find(key);
@@ -425,7 +425,7 @@ TEST_CASE("db: random sets, string growth, deletes and TTLs match a model throug
         wrong += db.Find(absent) != nullptr;
       }
       REQUIRE(wrong == 0);
-      REQUIRE(db.ExpiringCount() == expiring);
+      REQUIRE(db.Size().expiring == expiring);
       for (bool scan : {false, true}) {
         INFO((scan ? "scan" : "for each"));
         const auto counts = CountEntries(db, scan);
