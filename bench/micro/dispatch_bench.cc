@@ -42,7 +42,7 @@ struct Host {
   Host() {
     s.options.SetPending("loglevel", "warning");
     std::string err;
-    if (!shell.RegisterOptions(&err) ||
+    if (!RegisterShellOptions(shell, &err) ||
         !s.plugins.Load(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
       std::fprintf(stderr, "dispatch_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);

@@ -82,7 +82,7 @@ struct Host {
   Host() {
     core.options.SetPending("loglevel", "warning");
     std::string err;
-    if (!shell.RegisterOptions(&err) ||
+    if (!RegisterShellOptions(shell, &err) ||
         !core.plugins.Load(PluginRequest{"strings", false, {}}, PLINTH_BENCH_PLUGIN_DIR, &err)) {
       std::fprintf(stderr, "replicate_bench: cannot set up the host: %s\n", err.c_str());
       std::exit(1);

@@ -33,7 +33,7 @@ bool InInit(plinth_plugin_t* self, const char* what);
 // the plugin's init warning while its init runs) and returns PLINTH_ERR. (api/host_api.cc)
 int32_t Refused(plinth_plugin_t* self, const std::string& why);
 
-// Stops and frees a timer (timer_stop) through the env that started it. (api/base.cc)
+// Stops and frees a timer (timer_stop) through the scheduler that started it. (api/base.cc)
 void TimerStop(plinth_timer_t* timer);
 
 // reply_null and reply_bulk, which reply_value falls back to. Main thread. (api/replies.cc)

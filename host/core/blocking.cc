@@ -126,7 +126,7 @@ void Sessions::Rerun(Session& s, int32_t state) {
   if (s.block && s.block->seq == seq) s.block->argv = std::move(args);
   if (rerun_reblocked_) return;  // waiting again: in the same place, or anew
   blocking.Remove(&s);
-  core_.server.env().ClientUnblocked(s);
+  core_.server.env().clients->ClientUnblocked(s);
 }
 
 bool Sessions::Wake(uint64_t id) {

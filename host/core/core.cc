@@ -11,7 +11,7 @@
 
 namespace plinth::host {
 
-Core::Core(Env* env) : server(*this, env) {
+Core::Core(const Env& env) : server(*this, env) {
   RegisterTransactionCommands(*this);
   registry.exec = registry.FindCommand("exec");
   keyspace.RefreshAccessClock();
@@ -22,7 +22,7 @@ Core::~Core() {
   LazyFreeDrain();
 }
 
-Server::Server(Core& core, Env* env)
+Server::Server(Core& core, const Env& env)
     : core_(core), env_(env), main_thread_(std::this_thread::get_id()) {
   state.start_ms = NowMs();
   std::random_device rd;
@@ -40,14 +40,14 @@ void Server::Log(LogLevel level, const char* fmt, ...) {
   int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   if (n < 0) return;
-  env_->Log(level, "", std::string_view(buf, std::min<size_t>(n, sizeof buf - 1)));
+  env_.log->Log(level, "", std::string_view(buf, std::min<size_t>(n, sizeof buf - 1)));
 }
 
 #ifndef NDEBUG
 void Server::AssertMainThread(const char* function) const {
   if (std::this_thread::get_id() == main_thread_) return;
-  env_->Log(LogLevel::kWarning, "",
-            std::string(function) + " called off the main thread: this is a plugin bug");
+  env_.log->Log(LogLevel::kWarning, "",
+                std::string(function) + " called off the main thread: this is a plugin bug");
   std::abort();
 }
 #endif

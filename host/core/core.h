@@ -42,7 +42,7 @@ namespace plinth::host {
 class Core {
  public:
   // A core with no databases yet (Keyspace::Create), no plugins and the host's commands.
-  explicit Core(Env* env);
+  explicit Core(const Env& env);
   ~Core();
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;

@@ -104,7 +104,7 @@ void Dispatch::Prefetch(const Session& s, ParsedRequest* reqs, size_t n, bool by
 
 void Dispatch::BeginRun() {
   run_ = true;
-  run_wall_us_ = core_.server.env().NowUs();
+  run_wall_us_ = core_.server.env().clock->NowUs();
   run_start_us_ = run_last_us_ = MonoUs();
   // The run's commands stamp new keys with its start (the stamps count seconds or minutes).
   SetNewEntryStamp(AccessStampAt(core_.keyspace.evictor.access(), run_wall_us_ / 1000));
@@ -150,7 +150,7 @@ void Dispatch::ServeBusy(const Session& caller, std::string_view error) {
   if (busy_) return;
   busy_ = true;
   busy_error_.assign(error);
-  core_.server.env().ServeWhileBusy(caller.id);
+  core_.server.env().process->ServeWhileBusy(caller.id);
   busy_ = false;
 }
 

@@ -46,7 +46,7 @@ int32_t Evictor::ApplyOption(void* ctx, const char* name, const char*, size_t, i
   const std::string_view n(name);
   if (n == "maxmemory") {
     e->limit_ = iv;
-    e->core_.server.env().AllocatorLimit(iv);
+    e->core_.server.env().memory->AllocatorLimit(iv);
   } else if (n == "maxmemory-policy") {
     e->policy_ = iv;
     e->access_.lfu = iv == kVolatileLfu || iv == kAllkeysLfu;
@@ -78,7 +78,7 @@ int64_t Evictor::UsedForEviction() {
   const uint64_t now = MonoUs();
   const uint64_t every = sample_ > limit_ - limit_ / 16 ? kResampleNearUs : kResampleUs;
   if (sampled_us_ == 0 || now - sampled_us_ >= every) {
-    sample_ = core_.server.MemoryNow() - core_.server.env().NotCountedMemory();
+    sample_ = core_.server.MemoryNow() - core_.server.env().memory->NotCountedMemory();
     sampled_us_ = now;
     freed_since_ = 0;
   }
@@ -203,17 +203,17 @@ int64_t Evictor::EvictKey(int32_t db, const std::string& key) {
 
 MemoryFigures MeasureMemory(Core& core) {
   MemoryFigures m;
-  Env& env = core.server.env();
+  Memory& mem = *core.server.env().memory;
   m.used = core.server.MemoryNow();
   m.peak = core.server.state.peak_memory;
   m.startup = core.server.state.startup_memory;
-  m.rss = env.RssMemory();
+  m.rss = mem.RssMemory();
   for (const Db& d : core.keyspace.dbs) {
     m.tables += static_cast<int64_t>(d.Size().table_bytes);
     m.keys += static_cast<int64_t>(d.Size().keys);
   }
-  m.clients = env.ClientMemory();
-  m.replicas = env.NotCountedMemory();
+  m.clients = mem.ClientMemory();
+  m.replicas = mem.NotCountedMemory();
   m.overhead = m.startup + m.tables + m.clients;
   m.dataset = std::max<int64_t>(m.used - m.overhead, 0);
   return m;

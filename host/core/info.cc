@@ -32,24 +32,24 @@ void Server_(Core& s, std::string& o) {
   Field(o, "os", std::string(u.sysname) + " " + u.release + " " + u.machine);
   Field(o, "arch_bits", static_cast<int64_t>(sizeof(void*) * 8));
   Field(o, "process_id", static_cast<int64_t>(getpid()));
-  s.server.env().InfoFields("listeners", &o);  // tcp_port: the transports' listeners say
+  s.server.env().process->InfoFields("listeners", &o);  // tcp_port: the transports' listeners say
   int64_t up = (s.server.NowMs() - s.server.state.start_ms) / 1000;
-  Field(o, "server_time_usec", s.server.env().NowUs());
+  Field(o, "server_time_usec", s.server.env().clock->NowUs());
   Field(o, "uptime_in_seconds", up);
   Field(o, "uptime_in_days", up / 86400);
   Field(o, "executable", s.server.state.executable);
   Field(o, "config_file", s.server.state.config_file);
-  s.server.env().InfoFields("server", &o);
+  s.server.env().process->InfoFields("server", &o);
 }
 
-void Clients(Core& s, std::string& o) { s.server.env().InfoFields("clients", &o); }
-void IoThreads(Core& s, std::string& o) { s.server.env().InfoFields("io_threads", &o); }
+void Clients(Core& s, std::string& o) { s.server.env().process->InfoFields("clients", &o); }
+void IoThreads(Core& s, std::string& o) { s.server.env().process->InfoFields("io_threads", &o); }
 
 void Memory(Core& s, std::string& o) {
   const MemoryFigures m = MeasureMemory(s);
   Field(o, "used_memory", m.used);
   Field(o, "used_memory_human", HumanBytes(m.used));
-  s.server.env().InfoFields("memory", &o);
+  s.server.env().process->InfoFields("memory", &o);
   Field(o, "used_memory_peak", m.peak);
   Field(o, "used_memory_peak_human", HumanBytes(m.peak));
   Field(o, "used_memory_overhead", m.overhead);

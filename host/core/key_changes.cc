@@ -8,7 +8,7 @@
 
 namespace plinth::host {
 
-Session* Env::FindSession(uint64_t id) {
+Session* ClientDirectory::FindSession(uint64_t id) {
   Session* found = nullptr;
   ForEachSession([&](Session& s) {
     if (s.id == id) found = &s;

@@ -26,11 +26,11 @@ void Keyspace::RefreshAccessClock() {
 void Keyspace::Flushing(int32_t db) { core_.events.KeyChanged(db, nullptr, 0); }
 
 void Keyspace::ActiveRehash(int64_t budget_us) {
-  Env& env = core_.server.env();
-  const int64_t start = env.NowUs();
+  Clock& clock = *core_.server.env().clock;
+  const int64_t start = clock.NowUs();
   for (Db& db : dbs)
     while (db.RehashStep(100))
-      if (env.NowUs() - start > budget_us) return;
+      if (clock.NowUs() - start > budget_us) return;
 }
 
 void Expiry::ExpireKey(int32_t db, std::string_view key) {
@@ -48,8 +48,8 @@ void Expiry::ExpireKey(int32_t db, std::string_view key) {
 }
 
 uint64_t Expiry::ActiveCycle(int64_t budget_us) {
-  Env& env = core_.server.env();
-  const int64_t start = env.NowUs();
+  Clock& clock = *core_.server.env().clock;
+  const int64_t start = clock.NowUs();
   uint64_t expired = 0;
   if (passive) return 0;                        // a replica: its primary's DELs expire keys
   if (!active) return 0;                        // DEBUG SET-ACTIVE-EXPIRE 0
@@ -59,7 +59,7 @@ uint64_t Expiry::ActiveCycle(int64_t budget_us) {
     Db& db = dbs[i];
     for (;;) {
       if (db.Size().expiring == 0) break;
-      const int64_t now = env.NowUs() / 1000;
+      const int64_t now = clock.NowUs() / 1000;
       int hit = 0;
       for (int k = 0; k < kSamplesPerRound && db.Size().expiring > 0; ++k) {
         Entry* e = db.Sample(true);
@@ -69,9 +69,9 @@ uint64_t Expiry::ActiveCycle(int64_t budget_us) {
         }
       }
       expired += static_cast<uint64_t>(hit);
-      if (hit <= kSamplesPerRound / 4 || env.NowUs() - start > budget_us) break;
+      if (hit <= kSamplesPerRound / 4 || clock.NowUs() - start > budget_us) break;
     }
-    if (env.NowUs() - start > budget_us) break;
+    if (clock.NowUs() - start > budget_us) break;
   }
   return expired;
 }

@@ -13,7 +13,8 @@
 namespace plinth::host {
 
 void Events::TellObservers(const Session& s, const plinth_call& call, int64_t duration_us) {
-  const std::string addr = s.internal ? std::string() : core_.server.env().ClientAddr(s.id);
+  const std::string addr =
+      s.internal ? std::string() : core_.server.env().clients->ClientAddr(s.id);
   plinth_command_event_t ev{};
   ev.struct_size = sizeof ev;
   ev.flags = ((s.run_flags & Session::kRunSession) ? PLINTH_EVENT_NESTED : 0) |
@@ -28,7 +29,7 @@ void Events::TellObservers(const Session& s, const plinth_call& call, int64_t du
   ev.cmd_flags = call.cmd->spec.flags;
   ev.duration_us = duration_us;
   // The clock at its end less its duration; never before the call's own (millisecond) time.
-  ev.start_us = std::max(call.now_ms * 1000, core_.server.env().NowUs() - duration_us);
+  ev.start_us = std::max(call.now_ms * 1000, core_.server.env().clock->NowUs() - duration_us);
   ev.addr = addr.c_str();
   ev.addr_len = addr.size();
   ev.client_name = s.name.c_str();

@@ -52,11 +52,12 @@ struct ServerState {
 
 class Server {
  public:
-  Server(Core& core, Env* env);
+  Server(Core& core, const Env& env);
 
-  Env& env() const { return *env_; }
+  // The ports the core reaches the world through (env.h).
+  const Env& env() const { return env_; }
   // The env's wall clock in unix ms.
-  int64_t NowMs() const { return env_->NowUs() / 1000; }
+  int64_t NowMs() const { return env_.clock->NowUs() / 1000; }
   void Log(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
   // Debug builds abort when a main-thread-only host function runs on another thread; release
   // builds compile it away.
@@ -78,9 +79,9 @@ class Server {
   void CronTick(int64_t period_us);
   // The INFO text for section ("" default set, "all", "everything", or one section name).
   std::string RenderInfo(std::string_view section);
-  // The allocator's figure now (Env::UsedMemory), kept in state.peak_memory when highest.
+  // The allocator's figure now (Memory::UsedMemory), kept in state.peak_memory when highest.
   int64_t MemoryNow() {
-    const int64_t used = env_->UsedMemory();
+    const int64_t used = env_.memory->UsedMemory();
     if (used > state.peak_memory) state.peak_memory = used;
     return used;
   }
@@ -90,7 +91,7 @@ class Server {
 
  private:
   Core& core_;
-  Env* env_;
+  Env env_;
   std::thread::id main_thread_;
 };
 

@@ -9,17 +9,19 @@
 
 #include "host/shell/client.h"
 #include "host/shell/server.h"
+#include "host/shell/shell_process.h"
 
 namespace plinth::host {
 
-void Shell::ServeWhileBusy(uint64_t caller) {
-  if (serving_busy_ || shutting_down) return;
+void ShellProcess::ServeWhileBusy(uint64_t caller) {
+  if (serving_busy_ || shell_.ShuttingDown()) return;
+  const std::vector<Listener*>& listeners = shell_.listeners.all();
   serving_busy_ = true;
   std::vector<pollfd> fds;
   std::vector<Client*> polled;
-  fds.reserve(listeners.size() + clients.size());
+  fds.reserve(listeners.size() + shell_.clients.by_id.size());
   for (Listener* l : listeners) fds.push_back({l->fd, POLLIN, 0});
-  for (auto& [id, c] : clients) {
+  for (auto& [id, c] : shell_.clients.by_id) {
     // The busy command's own client waits; so do connections with no descriptor to poll and
     // those an IO thread or a blocked command holds.
     if (id == caller || c->fd < 0 || c->closed || c->io != ClientIo::kIdle || c->session.block ||

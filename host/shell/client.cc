@@ -159,7 +159,7 @@ void ExecuteBatch(Client* c) {
     }
     core.dispatch.Execute(c->session, c->sink, run[j]);
     // Clients closed during the command (c among them, maybe) go now that it has returned.
-    if (!shell.to_close.empty()) shell.CloseDeferred();
+    if (!shell.clients.to_close.empty()) shell.writes.CloseDeferred();
     if (c->session.block) {
       KeepRest(c, i + 1);
       break;
@@ -338,13 +338,13 @@ void ClientResume(Client* c) {
 void ClientQueueWrite(Client* c) {
   if (c->in_pending_writes || c->closed) return;
   c->in_pending_writes = true;
-  c->shell->pending_writes.push_back(c);
+  c->shell->clients.pending_writes.push_back(c);
 }
 
 void ClientQueueYieldedWrite(Client* c) {
   if (c->in_yielded_writes || c->closed) return;
   c->in_yielded_writes = true;
-  c->shell->yielded_writes.push_back(c);
+  c->shell->clients.yielded_writes.push_back(c);
 }
 
 void ClientHandleEvents(Client* c, uint32_t events) {
@@ -367,11 +367,11 @@ void ClientHandleEvents(Client* c, uint32_t events) {
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
                      const char* local, uint32_t flags) {
   auto* c = new Client(&s);
-  c->session.id = s.next_client_id++;
+  c->session.id = s.clients.next_id++;
   c->transport_id = transport_id;
   c->transport = s.core.endpoints.transports[transport_id].get();
   c->conn = conn;
-  c->host_conn.env = &s;
+  c->host_conn.connections = &s.connections;
   c->host_conn.owner = c;
   c->fd = fd;
   c->notifies_writable = fd < 0 || (c->transport->spec.flags & PLINTH_TRANSPORT_POLL_READ_ONLY);
@@ -386,7 +386,7 @@ Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const c
     uv_poll_init(s.loop, &c->poll, fd);
     c->poll.data = c;
   }
-  s.clients.emplace(c->session.id, c);
+  s.clients.by_id.emplace(c->session.id, c);
   if (!c->proto_session) {
     s.core.server.Log(LogLevel::kWarning, "Out of memory for the protocol state of client id=%llu",
                       static_cast<unsigned long long>(c->session.id));
@@ -404,7 +404,7 @@ void ClientCloseAsync(Client* c) {
   c->close_asap = true;
   c->no_output = true;
   c->session.close_after_reply = true;  // runs and reads nothing more
-  c->shell->to_close.push_back(c);
+  c->shell->clients.to_close.push_back(c);
 }
 
 void ClientClose(Client* c) {
@@ -418,20 +418,20 @@ void ClientCloseNow(Client* c) {
   Shell& s = *c->shell;
   c->closed = true;
   if (c->close_asap) {
-    for (Client*& p : s.to_close)
+    for (Client*& p : s.clients.to_close)
       if (p == c) p = nullptr;
   }
-  s.clients.erase(c->session.id);
+  s.clients.by_id.erase(c->session.id);
   if (c->in_pending_writes) {
-    for (Client*& p : s.pending_writes)
+    for (Client*& p : s.clients.pending_writes)
       if (p == c) p = nullptr;
   }
   if (c->in_yielded_writes) {
-    for (Client*& p : s.yielded_writes)
+    for (Client*& p : s.clients.yielded_writes)
       if (p == c) p = nullptr;
   }
   if (c->in_unblocked) {
-    for (Client*& p : s.unblocked)
+    for (Client*& p : s.clients.unblocked)
       if (p == c) p = nullptr;
   }
   s.core.sessions.SessionClosed(c->session);
@@ -447,11 +447,12 @@ void ClientFinishClose(Client* c) {
   FreeRetired(c, UINT64_MAX);
   if (const Protocol* proto = s.core.endpoints.protocol.get())
     proto->spec.session_destroy(proto->spec.ctx, c->proto_session);
-  s.ForgetNotified(c);
+  s.connections.Forget(c);
   // Freed once the callers up the stack, which may still look at c->closed, are done.
   if (c->fd >= 0)
     uv_close(reinterpret_cast<uv_handle_t*>(&c->poll), OnPollClosed);
-  else if (s.Post([](void* p) { delete static_cast<Client*>(p); }, c) != PLINTH_OK)
+  else if (s.core.server.env().scheduler->Post([](void* p) { delete static_cast<Client*>(p); },
+                                               c) != PLINTH_OK)
     delete c;  // shutting down: nothing runs after this
 }
 

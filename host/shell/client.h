@@ -140,12 +140,12 @@ struct Client {
   int64_t soft_limit_since = 0;
   bool in_pending_writes = false;
   bool in_yielded_writes = false;
-  bool in_unblocked = false;  // on Shell::unblocked
+  bool in_unblocked = false;  // on ClientTable::unblocked
   bool resume_input = false;  // unblocked while a read was in flight: run its input after it
   bool closed = false;        // being torn down; no more IO
   // No more output: the protocol failed to encode a reply, or the client is closing.
   bool no_output = false;
-  bool close_asap = false;   // on Shell::to_close: closed once no command runs (ClientClose)
+  bool close_asap = false;   // on ClientTable::to_close: closed once no command runs (ClientClose)
   bool ever_authed = false;  // authenticated once: the small unauthenticated limit is off
   int64_t ctime_ms = 0;
 
@@ -174,7 +174,7 @@ void ClientClose(Client* c);
 // inside SHUTDOWN). The running client's arguments stay valid (~Client frees them). Main
 // thread.
 void ClientCloseNow(Client* c);
-// Schedules c's close for when no command runs (Shell::CloseDeferred): from now on c runs
+// Schedules c's close for when no command runs (WritePass::CloseDeferred): from now on c runs
 // nothing more, reads nothing and gets no output, but its state (arguments, subscriptions)
 // stays valid for whatever is using it. Main thread.
 void ClientCloseAsync(Client* c);

@@ -16,7 +16,7 @@ void CloseIdleClients(Shell& s) {
   int64_t now = s.core.server.NowMs();
   // Collect first: closing a client removes it from the map being walked.
   std::vector<Client*> idle, over_soft;
-  for (auto& [id, c] : s.clients) {
+  for (auto& [id, c] : s.clients.by_id) {
     // A blocked client waits on purpose (Redis does not time it out either); a replica is
     // watched by its replication plugin instead.
     if (s.limits.timeout_s > 0 && !c->session.block && !c->session.replica &&
@@ -38,12 +38,12 @@ void CloseIdleClients(Shell& s) {
 // count.
 void CountClientBuffers(Shell& s) {
   int64_t all = 0, replicas = 0;
-  for (auto& [id, c] : s.clients) {
+  for (auto& [id, c] : s.clients.by_id) {
     all += static_cast<int64_t>(c->qcap + c->out_bytes);
     if (c->session.replica) replicas += static_cast<int64_t>(c->out_bytes);
   }
-  s.client_buffers = all;
-  s.replica_buffers = replicas;
+  s.clients.buffers = all;
+  s.clients.replica_buffers = replicas;
 }
 
 void OnCron(uv_timer_t* h) {

@@ -54,4 +54,15 @@ void LogLine(LogLevel level, std::string_view text) {
   std::fflush(f);
 }
 
+void ShellLog::Log(LogLevel level, std::string_view plugin, std::string_view text) {
+  if (plugin.empty()) {
+    LogLine(level, text);
+    return;
+  }
+  std::string line(plugin);
+  line += ": ";
+  line += text;
+  LogLine(level, line);
+}
+
 }  // namespace plinth::host

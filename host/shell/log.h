@@ -19,4 +19,10 @@ void SetLogLevel(LogLevel level);
 // set when the file cannot be opened; logging then stays where it was.
 bool SetLogFile(const std::string& path);
 
+// The LogSink port: plugins' lines prefixed "<plugin>: ", all through LogLine. Any thread.
+class ShellLog final : public LogSink {
+ public:
+  void Log(LogLevel level, std::string_view plugin, std::string_view text) override;
+};
+
 }  // namespace plinth::host

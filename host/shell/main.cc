@@ -173,7 +173,7 @@ int Main(int argc, char** argv) {
     }
   }
   for (const auto& [k, v] : args.options) s.options.SetPending(k, v);
-  if (!shell.RegisterOptions(&err)) {
+  if (!RegisterShellOptions(shell, &err)) {
     s.server.Log(LogLevel::kWarning, "%s", err.c_str());
     return 1;
   }

@@ -124,9 +124,10 @@ const HostOption kShellOptions[] = {
 
 }  // namespace
 
-bool Shell::RegisterOptions(std::string* err) {
-  return core.server.RegisterOptions(err) &&
-         RegisterOptionTable(core.options, kShellOptions, std::size(kShellOptions), this, err);
+bool RegisterShellOptions(Shell& shell, std::string* err) {
+  return shell.core.server.RegisterOptions(err) &&
+         RegisterOptionTable(shell.core.options, kShellOptions, std::size(kShellOptions), &shell,
+                             err);
 }
 
 }  // namespace plinth::host

@@ -48,12 +48,12 @@ void AclUserUpdate(plinth_plugin_t* self, uint64_t user_id, int32_t restricted, 
     core.auth.acl.default_needs_auth = needs_auth != 0;
   }
   std::vector<uint64_t> victims;
-  core.server.env().ForEachSession([&](Session& s) {
+  core.server.env().clients->ForEachSession([&](Session& s) {
     if (s.user_id != user_id) return;
     if (close) victims.push_back(s.id);
     s.acl_restricted = restricted != 0;
   });
-  for (uint64_t id : victims) core.server.env().CloseClient(id, false);
+  for (uint64_t id : victims) core.server.env().connections->CloseClient(id, false);
 }
 
 void AclDefaultUser(plinth_plugin_t* self, uint64_t user_id, int32_t restricted,

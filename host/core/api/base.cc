@@ -87,12 +87,12 @@ void ClientCloseAfterReply(plinth_call_t* c) {
 }
 
 void ClientDescribeApi(plinth_call_t* c, uint64_t id, plinth_emit_fn emit, void* arg) {
-  c->core->server.env().DescribeClients(id, emit, arg);
+  c->core->server.env().clients->DescribeClients(id, emit, arg);
 }
 
 int64_t ClientKill(plinth_call_t* c, uint32_t filter, const char* v, size_t len) {
-  return c->core->server.env().KillClients(c->session, filter,
-                                           std::string_view(v ? v : "", v ? len : 0));
+  return c->core->server.env().clients->KillClients(c->session, filter,
+                                                    std::string_view(v ? v : "", v ? len : 0));
 }
 
 void StatsReset(plinth_call_t* c) {
@@ -117,7 +117,7 @@ void ServerShutdown(plinth_call_t* c, uint32_t flags) {
   c->core->server.Log(LogLevel::kWarning, "User requested shutdown...");
   ReplyAccept(c, 0);  // SHUTDOWN answers by closing the connection, like Redis
   if (c->session) c->session->close_after_reply = true;
-  c->core->server.env().RequestShutdown();
+  c->core->server.env().process->RequestShutdown();
 }
 
 void ServerSetLoading(plinth_plugin_t* self, int32_t on) {
@@ -155,7 +155,7 @@ void ServerActiveExpire(plinth_plugin_t* self, int32_t on) {
 const char* ServerRunId(plinth_plugin_t* self) { return self->core->server.state.run_id; }
 
 int32_t ServerStopping(plinth_plugin_t* self) {
-  return self->core->server.env().Stopping() ? 1 : 0;
+  return self->core->server.env().process->Stopping() ? 1 : 0;
 }
 
 void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len) {
@@ -163,8 +163,8 @@ void LogWrite(plinth_plugin_t* self, uint32_t level, const char* msg, size_t len
   if (!self) return;  // no host to write to
   if (level == PLINTH_LOG_WARNING && self->core->plugins.loading == self)
     self->init_warning.assign(msg, len);
-  self->core->server.env().Log(static_cast<LogLevel>(level), self->name,
-                               std::string_view(msg, len));
+  self->core->server.env().log->Log(static_cast<LogLevel>(level), self->name,
+                                    std::string_view(msg, len));
 }
 
 void* MemAlloc(size_t n) { return std::malloc(n); }
@@ -178,22 +178,22 @@ plinth_timer_t* TimerStart(plinth_plugin_t* self, uint64_t ms, uint64_t repeat_m
   if (!self || !fn) return nullptr;
   Core& core = *self->core;
   core.server.AssertMainThread("timer_start");
-  plinth_timer_t* t = core.server.env().TimerStart(ms, repeat_ms, fn, arg);
+  plinth_timer_t* t = core.server.env().scheduler->TimerStart(ms, repeat_ms, fn, arg);
   if (t && core.plugins.loading) core.plugins.loading->init_timers.emplace_back(t);
   return t;
 }
 
 int32_t LoopPost(plinth_plugin_t* self, plinth_task_fn fn, void* arg) {
   if (!self || !fn) return PLINTH_ERR;
-  return self->core->server.env().Post(fn, arg);
+  return self->core->server.env().scheduler->Post(fn, arg);
 }
 
-int64_t TimeUs(plinth_plugin_t* self) { return self ? self->core->server.env().NowUs() : 0; }
+int64_t TimeUs(plinth_plugin_t* self) { return self ? self->core->server.env().clock->NowUs() : 0; }
 
 int64_t ClientInfoInt(plinth_plugin_t* self, uint64_t id, uint32_t what) {
   if (!self) return -1;
   self->core->server.AssertMainThread("client_info_int");
-  const Session* s = self->core->server.env().FindSession(id);
+  const Session* s = self->core->server.env().clients->FindSession(id);
   if (!s) return -1;
   switch (what) {
     case PLINTH_CLIENT_INFO_PROTOCOL:
@@ -236,7 +236,7 @@ std::string ClientListLine(const Session& s, const ConnFields& f) {
 }
 
 void TimerStop(plinth_timer_t* t) {
-  if (t) t->env->TimerStop(t);
+  if (t) t->scheduler->TimerStop(t);
 }
 
 void FillBaseApi(plinth_host_api_t* t) {

@@ -53,7 +53,7 @@ int32_t ConfigRewrite(plinth_call_t* c, char* err, size_t errlen) {
   std::string why;
   if (core.server.state.config_file.empty()) {
     why = "The server is running without a config file";
-  } else if (core.server.env().RewriteConfig(core.server.state.config_file, &why)) {
+  } else if (core.server.env().process->RewriteConfig(core.server.state.config_file, &why)) {
     core.server.Log(LogLevel::kNotice, "CONFIG REWRITE executed with success.");
     return PLINTH_OK;
   }

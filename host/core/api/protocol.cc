@@ -47,7 +47,7 @@ bool OneReply(const plinth_reply_item_t* items, size_t n) {
 int32_t ClientPush(plinth_plugin_t* self, uint64_t id, const plinth_reply_item_t* items, size_t n) {
   if (!self || !items || !OneReply(items, n)) return PLINTH_ERR;
   self->core->server.AssertMainThread("client_push");
-  return self->core->server.env().PushToClient(id, items, n);
+  return self->core->server.env().clients->PushToClient(id, items, n);
 }
 
 void ClientSetSubscriptions(plinth_call_t* c, int64_t channels, int64_t patterns) {

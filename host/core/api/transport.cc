@@ -16,16 +16,16 @@ void ClientSetReplica(plinth_call_t* c) {
 int32_t ClientWriteRaw(plinth_plugin_t* self, uint64_t id, const char* data, size_t len) {
   self->core->server.AssertMainThread("client_write_raw");
   if (!data && len) return PLINTH_ERR;
-  return self->core->server.env().WriteRaw(id, data, len);
+  return self->core->server.env().connections->WriteRaw(id, data, len);
 }
 
 int64_t ClientOutputPending(plinth_plugin_t* self, uint64_t id) {
-  return self->core->server.env().OutputPending(id);
+  return self->core->server.env().connections->OutputPending(id);
 }
 
 int32_t ClientClose(plinth_plugin_t* self, uint64_t id, int32_t now) {
   self->core->server.AssertMainThread("client_close");
-  return self->core->server.env().CloseClient(id, now != 0);
+  return self->core->server.env().connections->CloseClient(id, now != 0);
 }
 
 int32_t TransportRegister(plinth_plugin_t* self, const plinth_transport_spec_t* spec) {
@@ -42,15 +42,15 @@ int32_t ListenerAdd(plinth_plugin_t* self, int32_t transport_id, int32_t fd, con
   if (transport_id < 0 || static_cast<size_t>(transport_id) >= ts.size() || !ts[transport_id] ||
       fd < 0)
     return PLINTH_ERR;
-  return self->core->server.env().ListenerAdd(transport_id, fd, desc);
+  return self->core->server.env().connections->ListenerAdd(transport_id, fd, desc);
 }
 
 void ConnNotify(plinth_conn_t* conn, uint32_t events) {
-  if (conn && conn->env) conn->env->ConnNotify(conn, events);
+  if (conn && conn->connections) conn->connections->ConnNotify(conn, events);
 }
 
 void ConnReleased(plinth_conn_t* conn, uint64_t total) {
-  if (conn && conn->env) conn->env->ConnReleased(conn, total);
+  if (conn && conn->connections) conn->connections->ConnReleased(conn, total);
 }
 
 }  // namespace

@@ -195,12 +195,12 @@ int32_t MemoryReport(plinth_plugin_t* self, uint32_t what, plinth_emit_fn emit, 
       Stats(core, emit, arg);
       return PLINTH_OK;
     case PLINTH_MEMORY_MALLOC_STATS: {
-      const std::string text = core.server.env().AllocatorStats();
+      const std::string text = core.server.env().memory->AllocatorStats();
       emit(arg, text.data(), text.size());
       return PLINTH_OK;
     }
     case PLINTH_MEMORY_PURGE:
-      core.server.env().ReleaseFreeMemory();
+      core.server.env().memory->ReleaseFreeMemory();
       return PLINTH_OK;
     default:
       return PLINTH_ERR;

@@ -33,7 +33,7 @@ void FakeEnv::SetLogEcho(bool echo) {
 plinth_timer_t* FakeEnv::TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn,
                                     void* arg) {
   auto t = std::make_unique<Timer>();
-  t->env = this;
+  t->scheduler = this;
   t->fn = fn;
   t->arg = arg;
   t->seq = next_seq_++;

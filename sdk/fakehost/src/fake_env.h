@@ -1,6 +1,7 @@
-// The fake host's Env: a clock the test sets, timers that fire only when the test advances
-// that clock, a task queue the test drains, captured log lines, and one client. Main thread
-// (the test's) except Post and Log, which any thread may call.
+// The fake host's environment: every port of the core's Env (env.h) in one object, as a test
+// drives them together: a clock the test sets, timers that fire only when the test advances
+// that clock, a task queue the test drains, captured log lines, and one client; no transports.
+// Main thread (the test's) except Post and Log, which any thread may call.
 #ifndef PLINTH_FAKEHOST_FAKE_ENV_H
 #define PLINTH_FAKEHOST_FAKE_ENV_H
 
@@ -18,8 +19,17 @@
 
 namespace plinth::fakehost {
 
-class FakeEnv final : public host::Env {
+class FakeEnv final : public host::Clock,
+                      public host::LogSink,
+                      public host::Scheduler,
+                      public host::Connections,
+                      public host::ClientDirectory,
+                      public host::Memory,
+                      public host::Process {
  public:
+  // The ports for the core: all of them this object.
+  host::Env Ports() { return {this, this, this, this, this, this, this}; }
+
   int64_t now_ms = FakeHost::kDefaultTimeMs;
   host::Session* session = nullptr;  // the one client
   bool shutdown_requested = false;
@@ -45,7 +55,7 @@ class FakeEnv final : public host::Env {
   void ClearLogs();
   void SetLogEcho(bool echo);
 
-  // -- host::Env --
+  // -- the ports --
   int64_t NowUs() override { return now_ms * 1000; }
   void Log(host::LogLevel level, std::string_view plugin, std::string_view text) override;
   plinth_timer_t* TimerStart(uint64_t ms, uint64_t repeat_ms, plinth_timer_fn fn,

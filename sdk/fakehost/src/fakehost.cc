@@ -150,7 +150,7 @@ struct FakeHost::Impl {
   ~Impl() { static_cast<void>(clients[1].release()); }  // main_client is a member, not owned
 
   FakeEnv env;
-  host::Core core{&env};
+  host::Core core{env.Ports()};
   FakeClient main_client;
   host::Session& session = main_client.session;
   std::map<uint64_t, std::unique_ptr<FakeClient>> clients;  // by id; 1 is main_client
