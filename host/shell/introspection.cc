@@ -178,7 +178,7 @@ void Shell::DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) {
 
 std::string Shell::ClientAddr(uint64_t id) {
   auto it = clients.find(id);
-  return it == clients.end() ? std::string() : it->second->peer;
+  return it == clients.end() ? std::string() : it->second->conn.peer;
 }
 
 int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view want) {
@@ -186,8 +186,8 @@ int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view wa
   for (auto& [id, cl] : clients) {
     bool match = false;
     if (filter == PLINTH_KILL_ID) match = std::to_string(id) == want;
-    if (filter == PLINTH_KILL_ADDR) match = cl->peer == want;
-    if (filter == PLINTH_KILL_LADDR) match = cl->local == want;
+    if (filter == PLINTH_KILL_ADDR) match = cl->conn.peer == want;
+    if (filter == PLINTH_KILL_LADDR) match = cl->conn.local == want;
     if (match) victims.push_back(cl);
   }
   // The caller (or a script's caller: its call sessions share the id) gets its reply first, as
@@ -203,12 +203,12 @@ int64_t Shell::KillClients(Session* caller, uint32_t filter, std::string_view wa
 
 void Shell::ForEachSession(const std::function<void(Session&)>& fn) {
   for (auto& [id, cl] : clients)
-    if (!cl->closed) fn(cl->session);
+    if (!cl->state.closed) fn(cl->session);
 }
 
 Session* Shell::FindSession(uint64_t id) {
   auto it = clients.find(id);
-  return it == clients.end() || it->second->closed ? nullptr : &it->second->session;
+  return it == clients.end() || it->second->state.closed ? nullptr : &it->second->session;
 }
 
 }  // namespace plinth::host

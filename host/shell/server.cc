@@ -174,7 +174,7 @@ void Shell::WritePending() {
     batch.swap(pending_writes);
     for (Client* c : batch) {
       if (!c) continue;
-      c->in_pending_writes = false;
+      c->state.in_pending_writes = false;
       ClientFlushOutput(c);
     }
   }
@@ -191,14 +191,15 @@ void Shell::CloseDeferred() {
 
 void Shell::ClientUnblocked(Session& s) {
   auto it = clients.find(s.id);
-  if (it == clients.end() || it->second->in_unblocked) return;
-  it->second->in_unblocked = true;
+  if (it == clients.end() || it->second->state.in_unblocked) return;
+  it->second->state.in_unblocked = true;
   unblocked.push_back(it->second);
 }
 
 int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
+  if (it == clients.end() || it->second->state.closed || it->second->state.close_asap)
+    return PLINTH_ERR;
   Client* c = it->second;
   for (size_t i = 0; i < n; ++i) c->sink.Item(items[i]);
   if (ClientCheckOutputLimits(c)) ClientQueueWrite(c);
@@ -207,7 +208,8 @@ int32_t Shell::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_
 
 int32_t Shell::WriteRaw(uint64_t id, const char* data, size_t len) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
+  if (it == clients.end() || it->second->state.closed || it->second->state.close_asap)
+    return PLINTH_ERR;
   Client* c = it->second;
   if (!ClientAppendRaw(c, data, len) || !ClientCheckOutputLimits(c)) return PLINTH_ERR;
   ClientQueueWrite(c);
@@ -216,15 +218,15 @@ int32_t Shell::WriteRaw(uint64_t id, const char* data, size_t len) {
 
 int64_t Shell::OutputPending(uint64_t id) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed) return -1;
-  return static_cast<int64_t>(it->second->out_bytes);
+  if (it == clients.end() || it->second->state.closed) return -1;
+  return static_cast<int64_t>(it->second->out.bytes);
 }
 
 int32_t Shell::CloseClient(uint64_t id, bool now) {
   auto it = clients.find(id);
-  if (it == clients.end() || it->second->closed) return PLINTH_ERR;
+  if (it == clients.end() || it->second->state.closed) return PLINTH_ERR;
   Client* c = it->second;
-  if (now || c->out_bytes == 0) {
+  if (now || c->out.bytes == 0) {
     ClientClose(c);
   } else {
     c->session.close_after_reply = true;
@@ -239,7 +241,7 @@ void Shell::RunUnblocked() {
     batch.swap(unblocked);
     for (Client* c : batch) {
       if (!c) continue;
-      c->in_unblocked = false;
+      c->state.in_unblocked = false;
       ClientResume(c);
     }
   }
@@ -283,7 +285,7 @@ void Shell::FlushAfterPoll() {
   batch.swap(yielded_writes);
   for (Client* c : batch) {
     if (!c) continue;
-    c->in_yielded_writes = false;
+    c->state.in_yielded_writes = false;
     ClientQueueWrite(c);
   }
   Flush();
@@ -301,7 +303,7 @@ void Shell::FlushBeforePoll() {
 void Shell::ConnNotify(plinth_conn_t* conn, uint32_t events) {
   auto* c = static_cast<Client*>(conn->owner);
   if (!accepting_posts_.load(std::memory_order_acquire)) return;  // shut down: nobody reads
-  if (c->notified.fetch_or(events, std::memory_order_acq_rel) != 0) return;  // queued already
+  if (c->io.notified.fetch_or(events, std::memory_order_acq_rel) != 0) return;  // queued already
   {
     std::lock_guard<std::mutex> lock(notify_mu_);
     notified_.push_back(c);
@@ -311,9 +313,9 @@ void Shell::ConnNotify(plinth_conn_t* conn, uint32_t events) {
 
 void Shell::ConnReleased(plinth_conn_t* conn, uint64_t total) {
   auto* c = static_cast<Client*>(conn->owner);
-  uint64_t seen = c->released.load(std::memory_order_relaxed);
+  uint64_t seen = c->io.released.load(std::memory_order_relaxed);
   while (seen < total &&
-         !c->released.compare_exchange_weak(seen, total, std::memory_order_acq_rel)) {
+         !c->io.released.compare_exchange_weak(seen, total, std::memory_order_acq_rel)) {
   }
   ConnNotify(conn, kConnReleasedEvent);
 }
@@ -333,7 +335,7 @@ void Shell::RunNotified() {
       c = notified_.front();
       notified_.pop_front();
     }
-    ClientHandleEvents(c, c->notified.exchange(0, std::memory_order_acq_rel));
+    ClientHandleEvents(c, c->io.notified.exchange(0, std::memory_order_acq_rel));
   }
 }
 
