@@ -24,10 +24,10 @@ void ShellProcess::ServeWhileBusy(uint64_t caller) {
   for (auto& [id, c] : shell_.clients.by_id) {
     // The busy command's own client waits; so do connections with no descriptor to poll and
     // those an IO thread or a blocked command holds.
-    if (id == caller || c->fd < 0 || c->closed || c->io != ClientIo::kIdle || c->session.block ||
-        c->session.close_after_reply)
+    if (id == caller || c->conn.fd < 0 || c->state.closed || c->io.job != ClientIo::kIdle ||
+        c->session.block || c->session.close_after_reply)
       continue;
-    fds.push_back({c->fd, POLLIN, 0});
+    fds.push_back({c->conn.fd, POLLIN, 0});
     polled.push_back(c);
   }
   if (poll(fds.data(), fds.size(), 0) > 0) {
@@ -35,12 +35,12 @@ void ShellProcess::ServeWhileBusy(uint64_t caller) {
     std::vector<Client*> served;
     for (size_t i = 0; i < polled.size(); ++i) {
       Client* c = polled[i];
-      if (!(fds[nl + i].revents & (POLLIN | POLLHUP | POLLERR)) || c->closed) continue;
+      if (!(fds[nl + i].revents & (POLLIN | POLLHUP | POLLERR)) || c->state.closed) continue;
       ClientReadInline(c);
-      if (!c->closed) served.push_back(c);
+      if (!c->state.closed) served.push_back(c);
     }
     for (Client* c : served)
-      if (!c->closed && c->out_bytes) ClientWriteInline(c);
+      if (!c->state.closed && c->out.bytes) ClientWriteInline(c);
     // New connections last: their first commands come in a later call.
     for (size_t i = 0; i < nl && i < listeners.size(); ++i)
       if (fds[i].revents & POLLIN) AcceptConnections(listeners[i]);

@@ -105,39 +105,44 @@ struct ClientSink : ReplySink {
   Client* client;
 };
 
-struct Client {
-  explicit Client(Shell* s) : shell(s) {}
-  // The query buffer goes last: a command closed under (ClientCloseNow) still reads its
-  // arguments there until it returns; a Client is deleted only from the loop.
-  ~Client() { std::free(qbuf); }
-  Client(const Client&) = delete;
-  Client& operator=(const Client&) = delete;
-  Shell* shell;
-  Session session;
-  ClientSink sink{this};
+// The connection a client came on: its transport, how the loop learns it is ready, and what
+// was known of it at accept.
+struct ClientConn {
   int32_t transport_id = -1;
   Transport* transport = nullptr;
-  void* conn = nullptr;
-  plinth_conn host_conn;  // the transport's handle for conn_notify / conn_released
-  int fd = -1;            // -1: the transport notifies instead (no poll handle)
+  void* handle = nullptr;  // the transport's connection (the conn its calls take)
+  plinth_conn host_conn;   // the transport's handle for conn_notify / conn_released
+  int fd = -1;             // -1: the transport notifies instead (no poll handle)
   // The transport reports writability (fd -1 or PLINTH_TRANSPORT_POLL_READ_ONLY): reads drain,
   // writes wait for PLINTH_CONN_WRITABLE, and fd (if any) is polled for reading only.
   bool notifies_writable = false;
   uv_poll_t poll{};
   int poll_events = 0;  // UV_READABLE / UV_WRITABLE wanted (polled, or awaited from notify)
   std::string peer, local;
-  uint32_t conn_flags = 0;
+  uint32_t flags = 0;  // the PLINTH_CONN_* flags the transport gave at accept (LOCAL)
   void* proto_session = nullptr;
+};
 
-  char* qbuf = nullptr;
-  size_t qlen = 0, qcap = 0, qpos = 0;
+// The query buffer and what was parsed from it: bytes [pos, len) of buf are unparsed.
+struct QueryBuffer {
+  char* buf = nullptr;
+  size_t len = 0, cap = 0, pos = 0;
   size_t need = 0;  // total bytes the request being parsed needs, 0 if unknown
   Batch batch;
+};
 
-  std::deque<OutSeg> out;
-  std::vector<OutFill> fills;  // in out's segments that no write covers yet, in order
-  size_t out_bytes = 0;
+// The output queue: the segments waiting to be written, and what was written.
+struct OutputQueue {
+  std::deque<OutSeg> segs;
+  std::vector<OutFill> fills;  // in segs that no write covers yet, in order
+  size_t bytes = 0;
   int64_t soft_limit_since = 0;
+  uint64_t written = 0;            // bytes writev took, ever
+  std::deque<RetiredSeg> retired;  // written, not yet released by the transport
+};
+
+// Where the client stands: the shell's queues it is on, and its life cycle.
+struct ClientState {
   bool in_pending_writes = false;
   bool in_yielded_writes = false;
   bool in_unblocked = false;  // on ClientTable::unblocked
@@ -148,16 +153,36 @@ struct Client {
   bool close_asap = false;   // on ClientTable::to_close: closed once no command runs (ClientClose)
   bool ever_authed = false;  // authenticated once: the small unauthenticated limit is off
   int64_t ctime_ms = 0;
+};
 
-  ClientIo io = ClientIo::kIdle;
-  int io_thread = 0;  // the IO thread that last served it (0: the main thread)
+// The client's IO job, and the connection's events on their way to the main thread: notified
+// by the transport from any thread, or put off while a job is in flight.
+struct IoState {
+  ClientIo job = ClientIo::kIdle;
+  int thread = 0;  // the IO thread that last served it (0: the main thread)
   ReadJob rd;
   WriteJob wr;
   uint32_t deferred_events = 0;       // notified while a job was in flight (main)
   std::atomic<uint32_t> notified{0};  // PLINTH_CONN_* not yet handled (any thread)
   std::atomic<uint64_t> released{0};  // conn_released's total (any thread)
-  uint64_t written = 0;               // bytes writev took, ever
-  std::deque<RetiredSeg> retired;     // written, not yet released by the transport
+};
+
+// A client connection: the core's session, the reply sink, and the shell's records of it.
+struct Client {
+  explicit Client(Shell* s) : shell(s) {}
+  // The query buffer goes last: a command closed under (ClientCloseNow) still reads its
+  // arguments there until it returns; a Client is deleted only from the loop.
+  ~Client() { std::free(query.buf); }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+  Shell* shell;
+  Session session;
+  ClientSink sink{this};
+  ClientConn conn;
+  QueryBuffer query;
+  OutputQueue out;
+  ClientState state;
+  IoState io;
 };
 
 // Creates a client for an accepted connection and starts reading. Returns nullptr (the
@@ -185,7 +210,7 @@ void ClientReadable(Client* c);
 // ClientReadable on this thread, never an IO thread (ServeWhileBusy). Main thread.
 void ClientReadInline(Client* c);
 // Stages 1 and 2: reads what the connection has (all of it when the transport notifies) and
-// parses it into the batch, as c->rd says; fills c->rd. THREAD: the thread c's job runs on.
+// parses it into the batch, as c->io.rd says; fills c->io.rd. THREAD: the thread c's job runs on.
 void ClientReadInput(Client* c);
 // Applies a finished read: limits, statistics, then runs the batch and queues the output.
 // Main thread.
@@ -198,12 +223,12 @@ void ClientFlushOutput(Client* c);
 // Writes pending output on this thread now, without first delivering the stream's pending
 // batch (ServeWhileBusy: a busy command's effects are not complete yet). Main thread.
 void ClientWriteInline(Client* c);
-// Fills c->wr from the output queue. Returns false when there is nothing to write. Main.
+// Fills c->io.wr from the output queue. Returns false when there is nothing to write. Main.
 bool ClientPrepareWrite(Client* c);
-// Runs c->wr's writev calls. THREAD: the thread c's job runs on.
+// Runs c->io.wr's writev calls. THREAD: the thread c's job runs on.
 void ClientWriteOutput(Client* c);
 // Applies a finished write to the output queue and the poll events (the caller writes again
-// when c->wr.status is 0 and output remains). Returns false when c was closed. Main thread.
+// when c->io.wr.status is 0 and output remains). Returns false when c was closed. Main thread.
 bool ClientApplyWrite(Client* c);
 // Handles PLINTH_CONN_* events (from conn_notify) and releases (conn_released). Main thread.
 void ClientHandleEvents(Client* c, uint32_t events);

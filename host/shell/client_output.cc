@@ -1,7 +1,7 @@
-// Client output: the client's reply sink encodes reply items into its output segments, and
-// before the loop next polls they are written with the transport's writev, by an IO thread or
-// inline. A write in flight owns the segments it covers; new output starts a segment after
-// them.
+// Client output, the encoding side: the client's reply sink encodes reply items into its output
+// queue, which client_write.cc writes before the loop next polls; raw output, and the output
+// buffer limits. A write in flight owns the segments it covers; new output starts a segment
+// after them. Main thread.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -18,47 +18,33 @@ constexpr size_t kOutChunk = size_t{16} * 1024;
 // Values at least this long are copied by the writing thread when IO threads are active;
 // shorter ones cost less to copy than to reserve.
 constexpr size_t kMinFill = 64;
-// Bytes one write turn sends to a polled connection before the thread moves on to others.
-constexpr size_t kWriteTurn = size_t{256} * 1024;
-
-void ReleaseFills(std::vector<OutFill>& fills) {
-  for (const OutFill& f : fills) ValueRelease(f.value);
-  fills.clear();
-}
-
-// Inlined into ClientApplyWrite, which empties the queue after every complete write.
-[[gnu::always_inline]] inline void FreeOutput(Client* c) {
-  if (!c->fills.empty()) ReleaseFills(c->fills);  // left only by a queue dropped unwritten
-  for (OutSeg& seg : c->out) ClientFreeSeg(seg);
-  c->out.clear();
-  c->out_bytes = 0;
-}
 
 // Appends an empty copy segment of cap bytes (of none when out of memory: it grows on use).
 OutSeg& NewCopySeg(Client* c, size_t cap) {
   OutSeg s;
   s.data = static_cast<char*>(std::malloc(cap));
   s.cap = s.data ? cap : 0;
-  c->out.push_back(s);
-  return c->out.back();
+  c->out.segs.push_back(s);
+  return c->out.segs.back();
 }
 
 // The copy segment at the tail of c's output, created when the tail is a reference, belongs to
 // the write in flight, or was partly taken by a transport that still reads it (growing it
 // would move those bytes).
 OutSeg& TailCopySeg(Client* c) {
-  if (c->out.empty() || c->out.back().cap == 0 ||
-      (c->io == ClientIo::kWrite && c->out.size() <= c->wr.covered) ||
-      (c->out.back().sent > 0 && (c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS)))
+  if (c->out.segs.empty() || c->out.segs.back().cap == 0 ||
+      (c->io.job == ClientIo::kWrite && c->out.segs.size() <= c->io.wr.covered) ||
+      (c->out.segs.back().sent > 0 &&
+       (c->conn.transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS)))
     return NewCopySeg(c, kOutChunk);
-  return c->out.back();
+  return c->out.segs.back();
 }
 
 // The protocol could not encode or frame a reply: what it wrote of it is dropped, so are the
 // replies after it, and the connection closes once the replies before it are written, rather
 // than going on out of step with the client.
 void ReplyBroken(Client* c, const char* what) {
-  c->no_output = true;
+  c->state.no_output = true;
   c->session.close_after_reply = true;
   c->shell->core.server.Log(LogLevel::kWarning,
                             "Protocol '%s' failed to %s a reply: closing client id=%llu",
@@ -69,7 +55,7 @@ void ReplyBroken(Client* c, const char* what) {
 
 void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed || c->no_output) return;
+  if (c->state.closed || c->state.no_output) return;
   const Protocol* proto = c->shell->core.endpoints.protocol.get();
   const plinth_reply_item_t* give = &item;
   plinth_reply_item_t older;
@@ -86,7 +72,7 @@ void SinkItem(ReplySink* self, const plinth_reply_item_t& item) {
   seg.data = ob.data;
   seg.cap = ob.cap;
   seg.len = rc == PLINTH_OK && ob.len >= before && ob.len <= ob.cap ? ob.len : before;
-  c->out_bytes += seg.len - before;
+  c->out.bytes += seg.len - before;
   if (rc != PLINTH_OK) ReplyBroken(c, "encode");
 }
 
@@ -118,14 +104,14 @@ bool ReserveFill(Client* c, const plinth_value_t* v) {
   std::memcpy(seg.data + off + StringLen(v), trailer, suffix.len);
   seg.len = off + StringLen(v) + suffix.len;
   ValueRetain(v);
-  c->fills.push_back({&seg, off, v});
-  c->out_bytes += seg.len - before;
+  c->out.fills.push_back({&seg, off, v});
+  c->out.bytes += seg.len - before;
   return true;
 }
 
 void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn release, void* arg) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed || c->no_output) {
+  if (c->state.closed || c->state.no_output) {
     if (release) release(arg);
     return;
   }
@@ -151,22 +137,22 @@ void SinkRef(ReplySink* self, const char* data, size_t len, plinth_release_fn re
   ref.len = len;
   ref.release = release;
   ref.release_arg = arg;
-  c->out.push_back(ref);
+  c->out.segs.push_back(ref);
   OutSeg& tail = NewCopySeg(c, kAfterRef);
   if (suffix.len && tail.cap) {
     std::memcpy(tail.data, trailer, suffix.len);
     tail.len = suffix.len;
   }
-  c->out_bytes += head.len - before + len + tail.len;
+  c->out.bytes += head.len - before + len + tail.len;
 }
 
 void SinkValue(ReplySink* self, const plinth_value_t* v) {
   Client* c = static_cast<ClientSink*>(self)->client;
-  if (c->closed || c->no_output) return;
+  if (c->state.closed || c->state.no_output) return;
   Stats& st = c->shell->core.server.stats;
   if (const ReplyPath* rp = c->shell->core.endpoints.reply_path.get()) {
-    plinth_reply_value_info_t info{sizeof info, c->transport->spec.flags, StringLen(v),
-                                   c->transport->name.c_str(),
+    plinth_reply_value_info_t info{sizeof info, c->conn.transport->spec.flags, StringLen(v),
+                                   c->conn.transport->name.c_str(),
                                    static_cast<int32_t>(c->shell->io.ActiveCount())};
     if (rp->spec.by_reference(rp->spec.ctx, &info)) {
       ValueRetain(v);
@@ -199,182 +185,14 @@ int32_t ClientGrowOut(plinth_outbuf_t* ob, size_t min_free) {
   return PLINTH_OK;
 }
 
-void ClientFreeSeg(OutSeg& seg) {
-  if (seg.cap)
-    std::free(seg.data);
-  else if (seg.release)
-    seg.release(seg.release_arg);
-}
-
-void ClientFreeOutput(Client* c) {
-  ReleaseFills(c->wr.fills);
-  FreeOutput(c);
-}
-
 ClientSink::ClientSink(Client* c) : client(c) {
   item = SinkItem;
   ref = SinkRef;
   value = SinkValue;
 }
 
-bool ClientPrepareWrite(Client* c) {
-  WriteJob& wr = c->wr;
-  int n = 0;
-  size_t covered = 0, total = 0;
-  for (auto it = c->out.begin(); it != c->out.end() && n < kMaxIov; ++it, ++covered) {
-    if (it->len == it->sent) continue;
-    wr.iov[n].base = it->data + it->sent;
-    wr.iov[n].len = it->len - it->sent;
-    total += wr.iov[n].len;
-    ++n;
-  }
-  wr.iovcnt = n;
-  wr.total = total;
-  wr.covered = covered;
-  if (c->fills.empty()) return n > 0;
-  // The fills of the covered segments go with the write; they are the first ones.
-  size_t f = 0;
-  auto seg = c->out.begin();
-  for (size_t i = 0; i < covered && f < c->fills.size(); ++i, ++seg)
-    while (f < c->fills.size() && c->fills[f].seg == &*seg) ++f;
-  if (f == c->fills.size()) {
-    wr.fills.swap(c->fills);
-  } else if (f) {
-    wr.fills.assign(c->fills.begin(), c->fills.begin() + static_cast<ptrdiff_t>(f));
-    c->fills.erase(c->fills.begin(), c->fills.begin() + static_cast<ptrdiff_t>(f));
-  }
-  return n > 0;
-}
-
-void ClientWriteOutput(Client* c) {
-  WriteJob& wr = c->wr;
-  const plinth_transport_spec_t& t = c->transport->spec;
-  plinth_iovec_t* iov = wr.iov;
-  int32_t n = wr.iovcnt;
-  wr.bytes = 0;
-  wr.status = 0;
-  wr.yielded = false;
-  for (const OutFill& f : wr.fills)
-    std::memcpy(f.seg->data + f.off, StringData(f.value), StringLen(f.value));
-  ReleaseFills(wr.fills);
-  // A polled connection yields after kWriteTurn bytes, so one huge reply does not hold the
-  // thread while other clients wait; a notifying transport queues without blocking anyway.
-  size_t budget = c->notifies_writable ? SIZE_MAX : kWriteTurn;
-  // A tail under a quarter turn goes now, not in a turn of its own.
-  if (budget != SIZE_MAX && wr.total % kWriteTurn < kWriteTurn / 4) budget += wr.total % kWriteTurn;
-  while (n > 0) {
-    int32_t m = 0;  // the iovecs that fit the budget, the last one clipped
-    size_t sum = 0;
-    while (m < n && sum < budget) sum += iov[m++].len;
-    const size_t over = sum > budget ? sum - budget : 0;
-    iov[m - 1].len -= over;
-    int64_t w = t.writev(t.ctx, c->conn, iov, m);
-    iov[m - 1].len += over;
-    if (w <= 0) {  // taking nothing is "not now" too
-      wr.status = w == PLINTH_IO_AGAIN || w == 0 ? PLINTH_IO_AGAIN : PLINTH_IO_ERROR;
-      return;
-    }
-    wr.bytes += static_cast<uint64_t>(w);
-    size_t left = static_cast<size_t>(w);
-    budget -= std::min(budget, left);
-    while (n > 0 && left >= iov->len) {
-      left -= iov->len;
-      ++iov;
-      --n;
-    }
-    if (n > 0) {
-      iov->base = static_cast<const char*>(iov->base) + left;
-      iov->len -= left;
-      if (budget == 0) {
-        wr.yielded = true;
-        return;
-      }
-    }
-  }
-}
-
-bool ClientApplyWrite(Client* c) {
-  Shell& s = *c->shell;
-  const WriteJob& wr = c->wr;
-  const bool holds = c->transport->spec.flags & PLINTH_TRANSPORT_HOLDS_BUFFERS;
-  s.core.server.stats.net_output_bytes += wr.bytes;
-  c->out_bytes -= static_cast<size_t>(wr.bytes);
-  c->written += wr.bytes;
-  size_t left = static_cast<size_t>(wr.bytes);
-  while (left && !c->out.empty()) {
-    OutSeg& seg = c->out.front();
-    size_t take = std::min(left, seg.len - seg.sent);
-    seg.sent += take;
-    left -= take;
-    if (seg.sent < seg.len) break;
-    if (holds)  // the transport may still read it
-      c->retired.push_back({seg, c->written - left});
-    else
-      ClientFreeSeg(seg);
-    c->out.pop_front();
-  }
-  if (wr.status == PLINTH_IO_ERROR) {
-    ClientClose(c);
-    return false;
-  }
-  if (c->out_bytes == 0) {
-    FreeOutput(c);
-    c->soft_limit_since = 0;
-    if (c->session.close_after_reply) {
-      ClientClose(c);
-      return false;
-    }
-    ClientSetPollEvents(c, c->poll_events & ~UV_WRITABLE);
-  } else if (wr.yielded) {  // the connection takes more: the next turn needs no poll for it
-    ClientSetPollEvents(c, c->poll_events & ~UV_WRITABLE);
-    ClientQueueYieldedWrite(c);
-  } else if (wr.status == PLINTH_IO_AGAIN) {
-    ClientSetPollEvents(c, c->poll_events | UV_WRITABLE);
-  }
-  return true;
-}
-
-namespace {
-
-// Writes inline: c->wr when "have" (prepared), then the rest of the queue, until the
-// connection takes no more. Returns false when c was closed.
-bool WritePrepared(Client* c, bool have) {
-  for (;;) {
-    if (have) {
-      ClientWriteOutput(c);
-    } else {  // nothing to send: settle the empty queue
-      c->wr.bytes = 0;
-      c->wr.status = 0;
-    }
-    if (!ClientApplyWrite(c)) return false;
-    if (!have || c->wr.status != 0 || c->wr.yielded || c->out_bytes == 0) return true;
-    have = ClientPrepareWrite(c);
-  }
-}
-
-}  // namespace
-
-void ClientFlushOutput(Client* c) {
-  if (c->closed || c->io != ClientIo::kIdle) return;  // a job in flight queues the next write
-  // No reply goes out before the effects of its command reached the stream's consumers
-  // (appendfsync always makes them durable there).
-  Core& core = c->shell->core;
-  if (core.propagation.stream.Pending()) core.server.BeforeSleep();
-  const bool have = ClientPrepareWrite(c);
-  if (have && c->shell->io.Submit(c, ClientIo::kWrite)) return;
-  c->io_thread = 0;
-  WritePrepared(c, have);
-}
-
-void ClientWriteInline(Client* c) {
-  if (c->closed || c->io != ClientIo::kIdle) return;
-  const bool have = ClientPrepareWrite(c);
-  c->io_thread = 0;
-  WritePrepared(c, have);
-}
-
 bool ClientAppendRaw(Client* c, const char* data, size_t len) {
-  if (len == 0 || c->no_output) return true;
+  if (len == 0 || c->state.no_output) return true;
   OutSeg* seg = len > kOutChunk ? &NewCopySeg(c, len) : &TailCopySeg(c);
   if (seg->cap - seg->len < len) {
     plinth_outbuf_t ob{sizeof ob, seg->data, seg->len, seg->cap, ClientGrowOut, c};
@@ -384,18 +202,18 @@ bool ClientAppendRaw(Client* c, const char* data, size_t len) {
   }
   std::memcpy(seg->data + seg->len, data, len);
   seg->len += len;
-  c->out_bytes += len;
+  c->out.bytes += len;
   return true;
 }
 
 bool ClientCheckOutputLimits(Client* c) {
-  if (c->close_asap) return false;
+  if (c->state.close_asap) return false;
   const Session& s = c->session;
   Core& core = c->shell->core;
   // One comparison on the request path: the client's authentication is looked at only past it.
-  if (c->out_bytes > kUnauthOutputLimit && !c->ever_authed) {
-    c->ever_authed = core.auth.Authenticated(s);
-    if (!c->ever_authed) {
+  if (c->out.bytes > kUnauthOutputLimit && !c->state.ever_authed) {
+    c->state.ever_authed = core.auth.Authenticated(s);
+    if (!c->state.ever_authed) {
       core.server.Log(
           LogLevel::kWarning,
           "Client %s closed for overcoming of the output buffer limit of unauthenticated "
@@ -410,15 +228,15 @@ bool ClientCheckOutputLimits(Client* c) {
   const Limits::OutputLimit& l = s.replica                             ? lim.out_replica
                                  : s.sub_channels + s.sub_patterns > 0 ? lim.out_pubsub
                                                                        : lim.out_normal;
-  int64_t bytes = static_cast<int64_t>(c->out_bytes);
+  int64_t bytes = static_cast<int64_t>(c->out.bytes);
   bool hard = l.hard > 0 && bytes >= l.hard;
   bool soft = false;
   if (l.soft > 0 && bytes >= l.soft) {
     int64_t now = core.server.NowMs();
-    if (!c->soft_limit_since) c->soft_limit_since = now;
-    soft = now - c->soft_limit_since >= l.soft_seconds * 1000;
+    if (!c->out.soft_limit_since) c->out.soft_limit_since = now;
+    soft = now - c->out.soft_limit_since >= l.soft_seconds * 1000;
   } else {
-    c->soft_limit_since = 0;
+    c->out.soft_limit_since = 0;
   }
   if (!hard && !soft) return true;
   core.server.Log(LogLevel::kWarning,

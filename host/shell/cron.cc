@@ -22,7 +22,7 @@ void CloseIdleClients(Shell& s) {
     if (s.limits.timeout_s > 0 && !c->session.block && !c->session.replica &&
         now - c->session.last_interaction_ms > s.limits.timeout_s * 1000)
       idle.push_back(c);
-    else if (c->soft_limit_since)
+    else if (c->out.soft_limit_since)
       over_soft.push_back(c);
   }
   for (Client* c : idle) {
@@ -39,8 +39,8 @@ void CloseIdleClients(Shell& s) {
 void CountClientBuffers(Shell& s) {
   int64_t all = 0, replicas = 0;
   for (auto& [id, c] : s.clients.by_id) {
-    all += static_cast<int64_t>(c->qcap + c->out_bytes);
-    if (c->session.replica) replicas += static_cast<int64_t>(c->out_bytes);
+    all += static_cast<int64_t>(c->query.cap + c->out.bytes);
+    if (c->session.replica) replicas += static_cast<int64_t>(c->out.bytes);
   }
   s.clients.buffers = all;
   s.clients.replica_buffers = replicas;

@@ -129,11 +129,11 @@ class IoThread {
         if (j.kind == ClientIo::kRead) {
           ClientReadInput(c);
           BumpRelaxed(reads_, 1);
-          BumpRelaxed(bytes_read_, c->rd.bytes);
+          BumpRelaxed(bytes_read_, c->io.rd.bytes);
         } else {
           ClientWriteOutput(c);
           BumpRelaxed(writes_, 1);
-          BumpRelaxed(bytes_written_, c->wr.bytes);
+          BumpRelaxed(bytes_written_, c->io.wr.bytes);
         }
         done_.TryPush(j);  // never full: no more than kRingSlots jobs are in flight
         if (++unsignaled == kWakeEvery) {
@@ -198,12 +198,12 @@ void IoThreads::StopThreads(size_t keep) {
 
 bool IoThreads::Hand(Client* c, ClientIo kind) {
   IoThread& t = *threads_[c->session.id % active_];
-  c->io = kind;
+  c->io.job = kind;
   if (!t.Push(c, kind)) {
-    c->io = ClientIo::kIdle;
+    c->io.job = ClientIo::kIdle;
     return false;
   }
-  c->io_thread = t.number();
+  c->io.thread = t.number();
   ++inflight_;
   return true;
 }
@@ -214,19 +214,19 @@ size_t IoThreads::Complete() {
     n += threads_[i]->PopDone([this](const IoJob& j) {
       --inflight_;
       Client* c = j.client;
-      c->io = ClientIo::kIdle;
-      if (c->closed) {
+      c->io.job = ClientIo::kIdle;
+      if (c->state.closed) {
         ClientFinishClose(c);
         return;
       }
       if (j.kind == ClientIo::kRead) {
         ClientApplyRead(c);
-      } else if (ClientApplyWrite(c) && c->wr.status == 0 && !c->wr.yielded && c->out_bytes) {
+      } else if (ClientApplyWrite(c) && c->io.wr.status == 0 && !c->io.wr.yielded && c->out.bytes) {
         ClientQueueWrite(c);  // more than one writev's worth, or new output since
       }
-      if (!c->closed && c->deferred_events) {
-        const uint32_t ev = c->deferred_events;
-        c->deferred_events = 0;
+      if (!c->state.closed && c->io.deferred_events) {
+        const uint32_t ev = c->io.deferred_events;
+        c->io.deferred_events = 0;
         ClientHandleEvents(c, ev);
       }
     });

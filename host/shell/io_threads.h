@@ -40,7 +40,7 @@ class IoThreads {
   void Configure(const IoSettings& settings);
   // Starts the configured threads (the server is starting).
   void Start();
-  // Hands c's prepared job (c->rd for a read, c->wr for a write) to an IO thread and marks c
+  // Hands c's prepared job (c->io.rd for a read, c->io.wr for a write) to an IO thread and marks c
   // busy. Returns false when no IO thread is active or its queue is full: the caller then runs
   // the job inline. OWNERSHIP: c stays the main thread's; the job owns c's IO state until
   // Complete gives it back. Inline for the common inactive case.

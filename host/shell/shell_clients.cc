@@ -29,7 +29,7 @@ void ShellClients::DescribeClients(uint64_t id, plinth_emit_fn emit, void* arg) 
 
 std::string ShellClients::ClientAddr(uint64_t id) {
   auto it = table_.by_id.find(id);
-  return it == table_.by_id.end() ? std::string() : it->second->peer;
+  return it == table_.by_id.end() ? std::string() : it->second->conn.peer;
 }
 
 int64_t ShellClients::KillClients(Session* caller, uint32_t filter, std::string_view want) {
@@ -37,8 +37,8 @@ int64_t ShellClients::KillClients(Session* caller, uint32_t filter, std::string_
   for (auto& [id, cl] : table_.by_id) {
     bool match = false;
     if (filter == PLINTH_KILL_ID) match = std::to_string(id) == want;
-    if (filter == PLINTH_KILL_ADDR) match = cl->peer == want;
-    if (filter == PLINTH_KILL_LADDR) match = cl->local == want;
+    if (filter == PLINTH_KILL_ADDR) match = cl->conn.peer == want;
+    if (filter == PLINTH_KILL_LADDR) match = cl->conn.local == want;
     if (match) victims.push_back(cl);
   }
   // The caller (or a script's caller: its call sessions share the id) gets its reply first, as
@@ -54,24 +54,25 @@ int64_t ShellClients::KillClients(Session* caller, uint32_t filter, std::string_
 
 void ShellClients::ForEachSession(const std::function<void(Session&)>& fn) {
   for (auto& [id, cl] : table_.by_id)
-    if (!cl->closed) fn(cl->session);
+    if (!cl->state.closed) fn(cl->session);
 }
 
 Session* ShellClients::FindSession(uint64_t id) {
   auto it = table_.by_id.find(id);
-  return it == table_.by_id.end() || it->second->closed ? nullptr : &it->second->session;
+  return it == table_.by_id.end() || it->second->state.closed ? nullptr : &it->second->session;
 }
 
 void ShellClients::ClientUnblocked(Session& s) {
   auto it = table_.by_id.find(s.id);
-  if (it == table_.by_id.end() || it->second->in_unblocked) return;
-  it->second->in_unblocked = true;
+  if (it == table_.by_id.end() || it->second->state.in_unblocked) return;
+  it->second->state.in_unblocked = true;
   table_.unblocked.push_back(it->second);
 }
 
 int32_t ShellClients::PushToClient(uint64_t id, const plinth_reply_item_t* items, size_t n) {
   auto it = table_.by_id.find(id);
-  if (it == table_.by_id.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
+  if (it == table_.by_id.end() || it->second->state.closed || it->second->state.close_asap)
+    return PLINTH_ERR;
   Client* c = it->second;
   for (size_t i = 0; i < n; ++i) c->sink.Item(items[i]);
   if (ClientCheckOutputLimits(c)) ClientQueueWrite(c);

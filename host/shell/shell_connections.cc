@@ -30,7 +30,7 @@ int32_t ShellConnections::ListenerAdd(int32_t transport_id, int32_t fd, const ch
 void ShellConnections::ConnNotify(plinth_conn_t* conn, uint32_t events) {
   auto* c = static_cast<Client*>(conn->owner);
   if (!open_.load(std::memory_order_acquire)) return;  // shut down: nobody reads
-  if (c->notified.fetch_or(events, std::memory_order_acq_rel) != 0) return;  // queued already
+  if (c->io.notified.fetch_or(events, std::memory_order_acq_rel) != 0) return;  // queued already
   {
     std::lock_guard<std::mutex> lock(mu_);
     notified_.push_back(c);
@@ -40,9 +40,9 @@ void ShellConnections::ConnNotify(plinth_conn_t* conn, uint32_t events) {
 
 void ShellConnections::ConnReleased(plinth_conn_t* conn, uint64_t total) {
   auto* c = static_cast<Client*>(conn->owner);
-  uint64_t seen = c->released.load(std::memory_order_relaxed);
+  uint64_t seen = c->io.released.load(std::memory_order_relaxed);
   while (seen < total &&
-         !c->released.compare_exchange_weak(seen, total, std::memory_order_acq_rel)) {
+         !c->io.released.compare_exchange_weak(seen, total, std::memory_order_acq_rel)) {
   }
   ConnNotify(conn, kConnReleasedEvent);
 }
@@ -62,7 +62,7 @@ void ShellConnections::RunNotified() {
       c = notified_.front();
       notified_.pop_front();
     }
-    ClientHandleEvents(c, c->notified.exchange(0, std::memory_order_acq_rel));
+    ClientHandleEvents(c, c->io.notified.exchange(0, std::memory_order_acq_rel));
   }
 }
 
@@ -74,7 +74,8 @@ void ShellConnections::Forget(Client* c) {
 
 int32_t ShellConnections::WriteRaw(uint64_t id, const char* data, size_t len) {
   auto it = clients_.by_id.find(id);
-  if (it == clients_.by_id.end() || it->second->closed || it->second->close_asap) return PLINTH_ERR;
+  if (it == clients_.by_id.end() || it->second->state.closed || it->second->state.close_asap)
+    return PLINTH_ERR;
   Client* c = it->second;
   if (!ClientAppendRaw(c, data, len) || !ClientCheckOutputLimits(c)) return PLINTH_ERR;
   ClientQueueWrite(c);
@@ -83,15 +84,15 @@ int32_t ShellConnections::WriteRaw(uint64_t id, const char* data, size_t len) {
 
 int64_t ShellConnections::OutputPending(uint64_t id) {
   auto it = clients_.by_id.find(id);
-  if (it == clients_.by_id.end() || it->second->closed) return -1;
-  return static_cast<int64_t>(it->second->out_bytes);
+  if (it == clients_.by_id.end() || it->second->state.closed) return -1;
+  return static_cast<int64_t>(it->second->out.bytes);
 }
 
 int32_t ShellConnections::CloseClient(uint64_t id, bool now) {
   auto it = clients_.by_id.find(id);
-  if (it == clients_.by_id.end() || it->second->closed) return PLINTH_ERR;
+  if (it == clients_.by_id.end() || it->second->state.closed) return PLINTH_ERR;
   Client* c = it->second;
-  if (now || c->out_bytes == 0) {
+  if (now || c->out.bytes == 0) {
     ClientClose(c);
   } else {
     c->session.close_after_reply = true;

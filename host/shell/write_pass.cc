@@ -22,7 +22,7 @@ void WritePass::WritePending() {
     batch.swap(pending);
     for (Client* c : batch) {
       if (!c) continue;
-      c->in_pending_writes = false;
+      c->state.in_pending_writes = false;
       ClientFlushOutput(c);
     }
   }
@@ -45,7 +45,7 @@ void WritePass::RunUnblocked() {
     batch.swap(unblocked);
     for (Client* c : batch) {
       if (!c) continue;
-      c->in_unblocked = false;
+      c->state.in_unblocked = false;
       ClientResume(c);
     }
   }
@@ -72,7 +72,7 @@ void WritePass::RequeueYielded() {
   batch.swap(shell_.clients.yielded_writes);
   for (Client* c : batch) {
     if (!c) continue;
-    c->in_yielded_writes = false;
+    c->state.in_yielded_writes = false;
     ClientQueueWrite(c);
   }
 }
