@@ -32,13 +32,49 @@ int32_t ApplyProtectedConfigs(void* ctx, const char*, const char*, size_t, int64
   return PLINTH_OK;
 }
 
-// Placeholders accept only their default: the feature needs its plugin.
-int32_t ApplyPlaceholder(void*, const char* name, const char* v, size_t len, int64_t, char* err,
+// Placeholders accept only their default (ctx: the spec's): the feature needs its plugin.
+int32_t ApplyPlaceholder(void* ctx, const char* name, const char* v, size_t len, int64_t, char* err,
                          size_t errlen) {
-  const char* def = std::string_view(name) == "appendonly" ? "no" : "";
-  if (std::string_view(v, len) == def) return PLINTH_OK;
-  std::snprintf(err, errlen, "'%s' needs a persistence plugin, and none is loaded", name);
+  if (std::string_view(v, len) == static_cast<const char*>(ctx)) return PLINTH_OK;
+  std::snprintf(err, errlen, "'%s' needs a plugin that provides it, and none is loaded", name);
   return PLINTH_ERR;
+}
+
+// The placeholder options (plugins/placeholder_options.txt, compiled in): "name=default ...".
+struct Placeholder {
+  std::string name, def;
+};
+std::vector<Placeholder> Placeholders() {
+  std::vector<Placeholder> out;
+  std::string_view all = PLINTH_PLACEHOLDER_OPTIONS;
+  while (!all.empty()) {
+    const size_t end = std::min(all.find(' '), all.size());
+    const std::string_view item = all.substr(0, end);
+    const size_t eq = item.find('=');
+    if (eq != std::string_view::npos)
+      out.push_back({std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))});
+    all.remove_prefix(std::min(end + 1, all.size()));
+  }
+  return out;
+}
+
+// Registers each placeholder option: a string that takes its default only.
+bool RegisterPlaceholders(Options& options, std::string* err) {
+  // The defaults live as long as the options: the apply callback reads them.
+  static const std::vector<Placeholder> kPlaceholders = Placeholders();
+  for (const Placeholder& p : kPlaceholders) {
+    plinth_option_spec_t s{};
+    s.struct_size = sizeof s;
+    s.name = p.name.c_str();
+    s.type = PLINTH_OPT_STRING;
+    s.flags = PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME | kOptPlaceholder;
+    s.default_value = p.def.c_str();
+    s.description = "provided by a plugin (not loaded): only its default is accepted";
+    s.apply = ApplyPlaceholder;
+    s.ctx = const_cast<char*>(p.def.c_str());
+    if (!options.Register(&s, "host", err)) return false;
+  }
+  return true;
 }
 
 constexpr uint32_t kMut = PLINTH_OPT_MUTABLE;
@@ -60,10 +96,6 @@ const HostOption kCoreOptions[] = {
      nullptr},
     {"plugin-allow-writable", PLINTH_OPT_BOOL, 0, "no", 0, 0, nullptr,
      "load plugin files that group or others may write", nullptr},
-    {"appendonly", PLINTH_OPT_BOOL, kMut | kOptPlaceholder, "no", 0, 0, nullptr,
-     "append-only file (needs a persistence plugin)", ApplyPlaceholder},
-    {"save", PLINTH_OPT_STRING, kMut | kOptPlaceholder, "", 0, 0, nullptr,
-     "snapshot schedule (needs a persistence plugin)", ApplyPlaceholder},
 };
 
 }  // namespace
@@ -96,7 +128,7 @@ bool RegisterOptionTable(Options& options, const HostOption* table, size_t n, vo
 
 bool Server::RegisterOptions(std::string* err) {
   return RegisterOptionTable(core_.options, kCoreOptions, std::size(kCoreOptions), &core_, err) &&
-         core_.keyspace.evictor.RegisterOptions(err);
+         RegisterPlaceholders(core_.options, err) && core_.keyspace.evictor.RegisterOptions(err);
 }
 
 }  // namespace plinth::host

@@ -38,8 +38,8 @@ inline constexpr uint32_t kOptPluginFlags =
     PLINTH_OPT_MUTABLE | PLINTH_OPT_GLOBAL_NAME | PLINTH_OPT_SECRET | PLINTH_OPT_PROTECTED;
 
 // Host-only flag (not in the ABI): an option the host registers until a plugin provides it
-// (appendonly, save: what clients read even when no persistence plugin is loaded). A plugin
-// registering the same name replaces it.
+// (plugins/placeholder_options.txt: what clients read even when that plugin is not loaded). A
+// plugin registering the same name replaces it.
 inline constexpr uint32_t kOptPlaceholder = 0x80000000u;
 
 class Options {

@@ -164,6 +164,20 @@ TEST_CASE("fake host: options take configured values, validate and follow CONFIG
   CHECK(err == "can't set immutable config");
 }
 
+TEST_CASE("fake host: with no persistence plugin, save and appendonly read as their defaults") {
+  // plugins/placeholder_options.txt: clients reading CONFIG GET save/appendonly get an answer,
+  // and a value only the missing plugin could honour is refused.
+  FakeHost host;
+  CHECK(host.GetOption("appendonly") == "no");
+  CHECK(host.GetOption("save") == "");
+  std::string err;
+  CHECK_FALSE(host.SetOption("appendonly", "yes", &err));
+  CHECK(err == "'appendonly' needs a plugin that provides it, and none is loaded");
+  CHECK(host.SetOption("appendonly", "no"));
+  CHECK_FALSE(host.SetOption("save", "900 1", &err));
+  CHECK(host.GetOption("save") == "");
+}
+
 TEST_CASE("fake host: an invalid configured value fails the plugin's init") {
   FakeHost host;
   host.SetOption("kv.limit", "5gb");
