@@ -53,8 +53,8 @@ void WritePass::RunUnblocked() {
 
 void WritePass::Flush() {
   IoThreads& io = shell_.io;
-  shell_.core.server
-      .BeforeSleep();  // the stream's consumers first: no reply goes out before its effects
+  // The stream's consumers first: no reply goes out before its effects.
+  shell_.core.server.BeforeSleep();
   for (;;) {
     CloseDeferred();
     if (io.InFlight()) io.Complete();
