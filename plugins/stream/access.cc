@@ -94,6 +94,15 @@ bool StrictIdArg(const Call& c, int i, StreamId* id) {
   return false;
 }
 
+bool StrictIdArgs(const Call& c, int from, std::vector<StreamId>* ids) {
+  for (int i = from; i < c.argc(); ++i) {
+    StreamId id;
+    if (!StrictIdArg(c, i, &id)) return false;
+    ids->push_back(id);
+  }
+  return true;
+}
+
 void Propagate(const Call& c, const char* command, const std::vector<std::string>& args) {
   std::vector<std::string_view> views(args.begin(), args.end());
   c.Replicate(command, views, PLINTH_REPLICATE_NO_VALIDATE);

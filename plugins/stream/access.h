@@ -9,6 +9,7 @@
 #include <plinth/plugin.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stream/stream.h"
 
@@ -45,6 +46,9 @@ bool ReplyOneEntry(const Call& c, const Stream& s, const StreamId& id);
 bool IntArg(const Call& c, int i, int64_t* out, std::string_view err = {});
 // Parses argument i as a strict id, replying the invalid-id error when it is not.
 bool StrictIdArg(const Call& c, int i, StreamId* id);
+// Parses arguments from..argc-1 as strict ids into *ids, replying the invalid-id error at the
+// first that is not one.
+bool StrictIdArgs(const Call& c, int from, std::vector<StreamId>* ids);
 // Propagates command argv (instead of the verbatim command).
 void Propagate(const Call& c, const char* command, const std::vector<std::string>& args);
 

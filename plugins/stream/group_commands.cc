@@ -141,11 +141,7 @@ void XAck(Call& c) {
   const Group* g = ro ? ro->FindGroup(c.arg(2)) : nullptr;
   if (!g) return c.Integer(0);
   std::vector<StreamId> ids;
-  for (int i = 3; i < c.argc(); ++i) {
-    StreamId id;
-    if (!StrictIdArg(c, i, &id)) return;
-    ids.push_back(id);
-  }
+  if (!StrictIdArgs(c, 3, &ids)) return;
   bool any = false;
   for (const StreamId& id : ids) any = any || g->pel.count(id);
   if (!any) return c.Integer(0);

@@ -113,11 +113,7 @@ void XDel(Call& c) {
   if (wrong) return c.Error(errors::kWrongType);
   if (!ro) return c.Integer(0);
   std::vector<StreamId> ids;
-  for (int i = 2; i < c.argc(); ++i) {
-    StreamId id;
-    if (!StrictIdArg(c, i, &id)) return;
-    ids.push_back(id);
-  }
+  if (!StrictIdArgs(c, 2, &ids)) return;
   bool any = false;
   for (const StreamId& id : ids) any = any || ro->Exists(id);
   if (!any) return c.Integer(0);
