@@ -2,19 +2,9 @@
 // (Keyspace::KeyTouched) and every flush, with the client whose command made it (client-side
 // caching's invalidations). Off until a plugin turns its listener on, so with none on a change
 // pays one comparison. Their host API is in api/events.cc. Main thread.
-#include <functional>
-
 #include "host/core/core.h"
 
 namespace plinth::host {
-
-Session* ClientDirectory::FindSession(uint64_t id) {
-  Session* found = nullptr;
-  ForEachSession([&](Session& s) {
-    if (s.id == id) found = &s;
-  });
-  return found;
-}
 
 void Events::TellKeyChange(int32_t db, const char* key, size_t klen) {
   // A listener registered by a plugin loading now may be added meanwhile: index, not iterate.
