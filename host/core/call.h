@@ -1,6 +1,6 @@
 // One command execution (plinth_call_t): the core, the session and reply sink of the caller,
 // the arguments, the reply's shape so far, and what the command asks to propagate. Lives on
-// the stack of Core::Execute. Main thread only.
+// the stack of Dispatch::Execute. Main thread only.
 #pragma once
 
 #include <plinth/plugin.h>

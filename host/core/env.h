@@ -149,7 +149,7 @@ class Process {
   // Whether a shutdown was asked for and has not finished yet (server_stopping).
   virtual bool Stopping() { return false; }
   // call_yield: serves the other clients once, without blocking, while the command running for
-  // client caller goes on (Core::ServeBusy refuses what they run). A shutdown asked for
+  // client caller goes on (Dispatch::ServeBusy refuses what they run). A shutdown asked for
   // meanwhile waits until that command returns.
   virtual void ServeWhileBusy(uint64_t /*caller*/) {}
   // CONFIG REWRITE: writes the options back to the config file at path (config_rewrite's

@@ -1,5 +1,5 @@
 // MULTI/EXEC/DISCARD/WATCH/UNWATCH and the watched-key index. Queueing itself happens in
-// dispatch (Core::Execute), which sees every command before its handler.
+// dispatch (Dispatch::Execute), which sees every command before its handler.
 #include "host/core/transaction.h"
 
 #include <algorithm>

@@ -135,7 +135,7 @@ inline bool OutputBelowLimits(const Client* c) {
 
 // Stage 3: runs the batch in order; its replies go to the client's sink (stages 4 and 5).
 // Each run of up to Dispatch::kPrefetchBatch requests is looked up and has its keys prefetched
-// before the first of them runs; a pipeline shares the clock readings (Core::BeginRun).
+// before the first of them runs; a pipeline shares the clock readings (Dispatch::BeginRun).
 void ExecuteBatch(Client* c) {
   Batch& b = c->query.batch;
   Core& core = c->shell->core;

@@ -190,7 +190,7 @@ struct Client {
 Client* ClientCreate(Shell& s, int32_t transport_id, void* conn, int fd, const char* peer,
                      const char* local, uint32_t flags);
 // Tears the client down (stops polling, closes the connection, frees output, tells the plugins):
-// at once, or when its IO job comes back. While a command runs (Core::Executing: the client's
+// at once, or when its IO job comes back. While a command runs (Dispatch::Executing: the client's
 // own, whose arguments are in use, or another's that may be walking a list of clients) it only
 // schedules the close (ClientCloseAsync); the rest of the client's batch and its output are
 // dropped either way. Main thread.
